@@ -1,0 +1,569 @@
+//! texrex's multi-layer perceptron: 37 inputs, one hidden layer of symmetric sigmoid units
+//! (steepness 0.5) and one linear-piecewise symmetric output (steepness 0.5), as FANN 2.1
+//! builds it. Reads FANN `.net` files, reads and writes the project's compact format, runs
+//! inference, and trains with iRPROP− (FANN's default algorithm) from FANN `.dat` files.
+//!
+//! Compact format (text, one line each):
+//! ```text
+//! cowrex-mlp 1
+//! inputs 37 hidden 18 steepness 0.5 0.5
+//! h <bias> <w_1> … <w_37>        (one line per hidden unit)
+//! o <bias> <w_1> … <w_hidden>
+//! ```
+
+use std::fmt::Write as _;
+
+/// A trained network.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mlp {
+    pub inputs: usize,
+    pub hidden: usize,
+    pub hidden_steepness: f32,
+    pub output_steepness: f32,
+    /// `hidden × (inputs + 1)`: weights of each hidden unit, bias last.
+    pub w_hidden: Vec<f32>,
+    /// `hidden + 1`: output weights, bias last.
+    pub w_output: Vec<f32>,
+}
+
+/// An error reading a model.
+#[derive(Debug)]
+pub struct ModelError(pub String);
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+fn err(msg: impl Into<String>) -> ModelError {
+    ModelError(msg.into())
+}
+
+impl Mlp {
+    /// Score one feature vector: FANN's `fann_run`.
+    pub fn run(&self, x: &[f32]) -> f32 {
+        let ni = self.inputs;
+        let mut sum_out = self.w_output[self.hidden];
+        for h in 0..self.hidden {
+            let w = &self.w_hidden[h * (ni + 1)..(h + 1) * (ni + 1)];
+            let mut s = w[ni];
+            for (wi, xi) in w[..ni].iter().zip(x) {
+                s += wi * xi;
+            }
+            sum_out += self.w_output[h] * sigmoid_symmetric(s, self.hidden_steepness);
+        }
+        linear_piece_symmetric(sum_out, self.output_steepness)
+    }
+
+    /// Parse a FANN 2.1 float network (`FANN_FLO_2.1`) with one hidden layer.
+    pub fn from_fann(text: &str) -> Result<Mlp, ModelError> {
+        let mut lines = text.lines();
+        if !lines.next().is_some_and(|l| l.starts_with("FANN_FLO")) {
+            return Err(err(
+                "not a FANN float network (first line is not FANN_FLO_…)",
+            ));
+        }
+        let mut layer_sizes = None;
+        let mut neurons = None;
+        let mut connections = None;
+        for line in lines {
+            if let Some(v) = line.strip_prefix("layer_sizes=") {
+                let v: Result<Vec<usize>, _> = v.split_whitespace().map(str::parse).collect();
+                layer_sizes = Some(v.map_err(|e| err(format!("bad layer_sizes: {e}")))?);
+            } else if let Some(v) = line
+                .strip_prefix("neurons (num_inputs, activation_function, activation_steepness)=")
+            {
+                neurons = Some(parse_triples(v)?);
+            } else if let Some(v) = line.strip_prefix("connections (connected_to_neuron, weight)=")
+            {
+                connections = Some(parse_pairs(v)?);
+            }
+        }
+        let sizes = layer_sizes.ok_or_else(|| err("missing layer_sizes"))?;
+        let neurons = neurons.ok_or_else(|| err("missing neurons"))?;
+        let connections = connections.ok_or_else(|| err("missing connections"))?;
+        if sizes.len() != 3 {
+            return Err(err(format!("expected 3 layers, found {}", sizes.len())));
+        }
+        let (ni, nh) = (sizes[0] - 1, sizes[1] - 1);
+        if sizes[2] != 2 {
+            return Err(err("expected one output neuron"));
+        }
+        let hidden = &neurons[ni + 1..ni + 1 + nh];
+        let output = neurons[ni + 1 + nh + 1];
+        if hidden.iter().any(|n| n.1 != 5) || output.1 != 13 {
+            return Err(err(
+                "expected symmetric sigmoid hidden units (5) and a linear piece symmetric output (13)",
+            ));
+        }
+        let mut mlp = Mlp {
+            inputs: ni,
+            hidden: nh,
+            hidden_steepness: hidden[0].2,
+            output_steepness: output.2,
+            w_hidden: vec![0.0; nh * (ni + 1)],
+            w_output: vec![0.0; nh + 1],
+        };
+        let mut c = connections.iter();
+        for (h, unit) in hidden.iter().enumerate() {
+            for _ in 0..unit.0 {
+                let &(src, w) = c.next().ok_or_else(|| err("too few connections"))?;
+                // Sources 0..ni are inputs, ni is the input bias.
+                if src > ni {
+                    return Err(err(format!("hidden unit {h} connects to neuron {src}")));
+                }
+                mlp.w_hidden[h * (ni + 1) + src] = w;
+            }
+        }
+        for _ in 0..output.0 {
+            let &(src, w) = c.next().ok_or_else(|| err("too few connections"))?;
+            let j = src
+                .checked_sub(ni + 1)
+                .filter(|&j| j <= nh)
+                .ok_or_else(|| err("bad output connection"))?;
+            mlp.w_output[j] = w;
+        }
+        Ok(mlp)
+    }
+
+    /// Parse the compact format.
+    pub fn from_compact(text: &str) -> Result<Mlp, ModelError> {
+        let mut lines = text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+        if lines.next().map(str::trim) != Some("cowrex-mlp 1") {
+            return Err(err("not a cowrex MLP (first line must be `cowrex-mlp 1`)"));
+        }
+        let head: Vec<&str> = lines
+            .next()
+            .ok_or_else(|| err("missing shape line"))?
+            .split_whitespace()
+            .collect();
+        let [_, ni, _, nh, _, sh, so] = head[..] else {
+            return Err(err("bad shape line"));
+        };
+        let p = |s: &str| {
+            s.parse::<usize>()
+                .map_err(|e| err(format!("bad number {s}: {e}")))
+        };
+        let f = |s: &str| {
+            s.parse::<f32>()
+                .map_err(|e| err(format!("bad number {s}: {e}")))
+        };
+        let (ni, nh) = (p(ni)?, p(nh)?);
+        let mut mlp = Mlp {
+            inputs: ni,
+            hidden: nh,
+            hidden_steepness: f(sh)?,
+            output_steepness: f(so)?,
+            w_hidden: Vec::with_capacity(nh * (ni + 1)),
+            w_output: Vec::with_capacity(nh + 1),
+        };
+        for line in lines {
+            let mut it = line.split_whitespace();
+            let kind = it.next();
+            let vals: Vec<f32> = it.map(f).collect::<Result<_, _>>()?;
+            let (bias, rest) = vals.split_first().ok_or_else(|| err("empty weight line"))?;
+            match kind {
+                Some("h") if rest.len() == ni => {
+                    mlp.w_hidden.extend_from_slice(rest);
+                    mlp.w_hidden.push(*bias);
+                }
+                Some("o") if rest.len() == nh => {
+                    mlp.w_output.extend_from_slice(rest);
+                    mlp.w_output.push(*bias);
+                }
+                _ => {
+                    return Err(err(format!(
+                        "bad weight line: {}",
+                        &line[..line.len().min(40)]
+                    )));
+                }
+            }
+        }
+        if mlp.w_hidden.len() != nh * (ni + 1) || mlp.w_output.len() != nh + 1 {
+            return Err(err("wrong number of weight lines"));
+        }
+        Ok(mlp)
+    }
+
+    /// Write the compact format (weights with 9 significant digits: exact for f32).
+    pub fn to_compact(&self) -> String {
+        let ni = self.inputs;
+        let mut s = format!(
+            "cowrex-mlp 1\ninputs {} hidden {} steepness {} {}\n",
+            ni, self.hidden, self.hidden_steepness, self.output_steepness
+        );
+        for h in 0..self.hidden {
+            let w = &self.w_hidden[h * (ni + 1)..(h + 1) * (ni + 1)];
+            s.push('h');
+            let _ = write!(s, " {:e}", w[ni]);
+            for v in &w[..ni] {
+                let _ = write!(s, " {v:e}");
+            }
+            s.push('\n');
+        }
+        s.push('o');
+        let _ = write!(s, " {:e}", self.w_output[self.hidden]);
+        for v in &self.w_output[..self.hidden] {
+            let _ = write!(s, " {v:e}");
+        }
+        s.push('\n');
+        s
+    }
+
+    /// Read either format, by its first line.
+    pub fn parse(text: &str) -> Result<Mlp, ModelError> {
+        if text.starts_with("FANN_FLO") {
+            Mlp::from_fann(text)
+        } else {
+            Mlp::from_compact(text)
+        }
+    }
+}
+
+fn parse_triples(s: &str) -> Result<Vec<(usize, u32, f32)>, ModelError> {
+    s.split(')')
+        .map(|t| t.trim().trim_start_matches('('))
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let v: Vec<&str> = t.split(',').map(str::trim).collect();
+            match v[..] {
+                [a, b, c] => Ok((
+                    a.parse().map_err(|_| err("bad neuron"))?,
+                    b.parse().map_err(|_| err("bad neuron"))?,
+                    c.parse().map_err(|_| err("bad neuron"))?,
+                )),
+                _ => Err(err("bad neuron triple")),
+            }
+        })
+        .collect()
+}
+
+fn parse_pairs(s: &str) -> Result<Vec<(usize, f32)>, ModelError> {
+    s.split(')')
+        .map(|t| t.trim().trim_start_matches('('))
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let (a, b) = t.split_once(',').ok_or_else(|| err("bad connection"))?;
+            Ok((
+                a.trim().parse().map_err(|_| err("bad connection source"))?,
+                b.trim().parse().map_err(|_| err("bad connection weight"))?,
+            ))
+        })
+        .collect()
+}
+
+/// FANN_SIGMOID_SYMMETRIC: `2/(1+exp(−2·s·x)) − 1` = `tanh(s·x)`.
+#[inline]
+fn sigmoid_symmetric(x: f32, steepness: f32) -> f32 {
+    (steepness * x).tanh()
+}
+
+/// FANN_LINEAR_PIECE_SYMMETRIC: `s·x` clamped to [−1, 1].
+#[inline]
+fn linear_piece_symmetric(x: f32, steepness: f32) -> f32 {
+    (steepness * x).clamp(-1.0, 1.0)
+}
+
+/// Training examples: rows of `inputs` features and one target each.
+#[derive(Debug, Clone, Default)]
+pub struct Dataset {
+    pub inputs: usize,
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.y.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.y.is_empty()
+    }
+
+    pub fn row(&self, i: usize) -> &[f32] {
+        &self.x[i * self.inputs..(i + 1) * self.inputs]
+    }
+
+    /// Parse a FANN `.dat` file: a header `N inputs outputs`, then per example a line of inputs
+    /// and a line of outputs (only the first output is used).
+    pub fn from_fann_dat(text: &str) -> Result<Dataset, ModelError> {
+        let mut it = text.split_ascii_whitespace();
+        let mut next_num = |what: &str| -> Result<f64, ModelError> {
+            it.next()
+                .ok_or_else(|| err(format!("unexpected end of file reading {what}")))?
+                .parse::<f64>()
+                .map_err(|e| err(format!("bad {what}: {e}")))
+        };
+        let n = next_num("example count")? as usize;
+        let ni = next_num("input count")? as usize;
+        let no = next_num("output count")? as usize;
+        let mut d = Dataset {
+            inputs: ni,
+            x: Vec::with_capacity(n * ni),
+            y: Vec::with_capacity(n),
+        };
+        for _ in 0..n {
+            for _ in 0..ni {
+                d.x.push(next_num("input")? as f32);
+            }
+            d.y.push(next_num("output")? as f32);
+            for _ in 1..no {
+                next_num("output")?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// Parse a TSV of features and a label: each line `f1 … fN <TAB> label` (label last,
+    /// 1 = boilerplate); lines starting with `#` are comments.
+    pub fn from_tsv(text: &str) -> Result<Dataset, ModelError> {
+        let mut d = Dataset::default();
+        for (ln, line) in text.lines().enumerate() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let v: Vec<f32> = line
+                .split(['\t', ' '])
+                .filter(|s| !s.is_empty())
+                .map(|s| {
+                    s.parse::<f32>()
+                        .map_err(|e| err(format!("line {}: {e}", ln + 1)))
+                })
+                .collect::<Result<_, _>>()?;
+            let (label, feats) = v
+                .split_last()
+                .ok_or_else(|| err(format!("line {}: empty", ln + 1)))?;
+            if d.inputs == 0 {
+                d.inputs = feats.len();
+            } else if d.inputs != feats.len() {
+                return Err(err(format!(
+                    "line {}: {} features, expected {}",
+                    ln + 1,
+                    feats.len(),
+                    d.inputs
+                )));
+            }
+            d.x.extend_from_slice(feats);
+            d.y.push(*label);
+        }
+        Ok(d)
+    }
+}
+
+/// Training settings.
+#[derive(Debug, Clone, Copy)]
+pub struct TrainConfig {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub seed: u64,
+}
+
+/// SplitMix64: a tiny, well-known generator for reproducible weight initialisation (a whole
+/// RNG crate for 700 uniform numbers is not worth a dependency).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
+    }
+}
+
+/// Train a network with batch iRPROP− (FANN's parameters: increase 1.2, decrease 0.5,
+/// delta 0.1 initially, within [0, 50]) on the mean squared error, deterministically.
+pub fn train(data: &Dataset, cfg: TrainConfig) -> Mlp {
+    let (ni, nh) = (data.inputs, cfg.hidden);
+    let mut rng = SplitMix64(cfg.seed);
+    let mut mlp = Mlp {
+        inputs: ni,
+        hidden: nh,
+        hidden_steepness: 0.5,
+        output_steepness: 0.5,
+        w_hidden: (0..nh * (ni + 1)).map(|_| rng.uniform(-0.1, 0.1)).collect(),
+        w_output: (0..nh + 1).map(|_| rng.uniform(-0.1, 0.1)).collect(),
+    };
+    let nw = mlp.w_hidden.len() + mlp.w_output.len();
+    let mut grad = vec![0f64; nw];
+    let mut prev_grad = vec![0f64; nw];
+    let mut step = vec![0.1f64; nw];
+    let mut hidden_out = vec![0f32; nh];
+    for _ in 0..cfg.epochs {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        let (gh, go) = grad.split_at_mut(mlp.w_hidden.len());
+        for i in 0..data.len() {
+            let x = data.row(i);
+            let mut sum_out = mlp.w_output[nh];
+            for ((out_h, w), wo) in hidden_out
+                .iter_mut()
+                .zip(mlp.w_hidden.chunks_exact(ni + 1))
+                .zip(&mlp.w_output)
+            {
+                let mut s = w[ni];
+                for (wi, xi) in w[..ni].iter().zip(x) {
+                    s += wi * xi;
+                }
+                *out_h = sigmoid_symmetric(s, mlp.hidden_steepness);
+                sum_out += wo * *out_h;
+            }
+            let out = linear_piece_symmetric(sum_out, mlp.output_steepness);
+            // d(error)/d(sum_out), with FANN's derivative of the linear piece (its steepness).
+            let delta_out = (out - data.y[i]) as f64 * mlp.output_steepness as f64;
+            let units = go
+                .iter_mut()
+                .zip(&hidden_out)
+                .zip(&mlp.w_output)
+                .zip(gh.chunks_exact_mut(ni + 1));
+            for (((go_h, &out_h), &wo), g) in units {
+                *go_h += delta_out * out_h as f64;
+                let dh = delta_out
+                    * wo as f64
+                    * mlp.hidden_steepness as f64
+                    * (1.0 - (out_h as f64).powi(2));
+                for (gi, xi) in g[..ni].iter_mut().zip(x) {
+                    *gi += dh * *xi as f64;
+                }
+                g[ni] += dh;
+            }
+            go[nh] += delta_out;
+        }
+        let weights = mlp.w_hidden.iter_mut().chain(mlp.w_output.iter_mut());
+        for (k, w) in weights.enumerate() {
+            let g = grad[k];
+            let sign = g * prev_grad[k];
+            if sign > 0.0 {
+                step[k] = (step[k] * 1.2).min(50.0);
+            } else if sign < 0.0 {
+                step[k] = (step[k] * 0.5).max(1e-6);
+                prev_grad[k] = 0.0;
+                continue;
+            }
+            if g > 0.0 {
+                *w -= step[k] as f32;
+            } else if g < 0.0 {
+                *w += step[k] as f32;
+            }
+            prev_grad[k] = g;
+        }
+    }
+    mlp
+}
+
+/// Binary classification figures with boilerplate (target > 0.5) as the positive class.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Confusion {
+    pub tp: usize,
+    pub fp: usize,
+    pub tn: usize,
+    pub fn_: usize,
+}
+
+impl Confusion {
+    pub fn add(&mut self, predicted: bool, actual: bool) {
+        match (predicted, actual) {
+            (true, true) => self.tp += 1,
+            (true, false) => self.fp += 1,
+            (false, false) => self.tn += 1,
+            (false, true) => self.fn_ += 1,
+        }
+    }
+
+    pub fn accuracy(&self) -> f64 {
+        (self.tp + self.tn) as f64 / (self.tp + self.tn + self.fp + self.fn_).max(1) as f64
+    }
+
+    pub fn precision(&self) -> f64 {
+        self.tp as f64 / (self.tp + self.fp).max(1) as f64
+    }
+
+    pub fn recall(&self) -> f64 {
+        self.tp as f64 / (self.tp + self.fn_).max(1) as f64
+    }
+
+    pub fn f1(&self) -> f64 {
+        let (p, r) = (self.precision(), self.recall());
+        if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        }
+    }
+}
+
+/// Evaluate a network on a data set at a threshold.
+pub fn evaluate(mlp: &Mlp, data: &Dataset, threshold: f32) -> Confusion {
+    let mut c = Confusion::default();
+    for i in 0..data.len() {
+        c.add(mlp.run(data.row(i)) > threshold, data.y[i] > 0.5);
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toy() -> Dataset {
+        // Boilerplate when the first feature is high.
+        let mut d = Dataset {
+            inputs: 3,
+            ..Default::default()
+        };
+        for i in 0..200 {
+            let a = (i % 20) as f32 / 20.0;
+            let b = ((i * 7) % 13) as f32 / 13.0;
+            d.x.extend_from_slice(&[a, b, 0.5]);
+            d.y.push(if a > 0.5 { 1.0 } else { 0.0 });
+        }
+        d
+    }
+
+    #[test]
+    fn training_is_deterministic_and_learns() {
+        let d = toy();
+        let cfg = TrainConfig {
+            hidden: 4,
+            epochs: 300,
+            seed: 7,
+        };
+        let a = train(&d, cfg);
+        assert_eq!(a, train(&d, cfg));
+        assert!(evaluate(&a, &d, 0.5).accuracy() > 0.95);
+    }
+
+    #[test]
+    fn compact_format_round_trips() {
+        let m = train(
+            &toy(),
+            TrainConfig {
+                hidden: 3,
+                epochs: 5,
+                seed: 1,
+            },
+        );
+        assert_eq!(Mlp::parse(&m.to_compact()).unwrap(), m);
+    }
+
+    #[test]
+    fn reads_fann_networks() {
+        let net = "FANN_FLO_2.1\nnum_layers=3\nlayer_sizes=3 2 2\nneurons (num_inputs, activation_function, activation_steepness)=(0, 0, 0.00000000000000000000e+00) (0, 0, 0.00000000000000000000e+00) (0, 0, 0.00000000000000000000e+00) (3, 5, 5.00000000000000000000e-01) (0, 5, 0.00000000000000000000e+00) (2, 13, 5.00000000000000000000e-01) (0, 13, 0.00000000000000000000e+00) \nconnections (connected_to_neuron, weight)=(0, 1.0e+00) (1, -2.0e+00) (2, 5.0e-01) (3, 3.0e+00) (4, -1.0e+00) \n";
+        let m = Mlp::from_fann(net).unwrap();
+        assert_eq!((m.inputs, m.hidden), (2, 1));
+        assert_eq!(m.w_hidden, vec![1.0, -2.0, 0.5]);
+        // h = tanh(0.5·(1·1 − 2·0 + 0.5)) ; out = clamp(0.5·(3h − 1))
+        let h = (0.5f32 * 1.5).tanh();
+        assert!((m.run(&[1.0, 0.0]) - (0.5 * (3.0 * h - 1.0))).abs() < 1e-6);
+    }
+}

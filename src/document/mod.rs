@@ -1,0 +1,447 @@
+//! The document model and its analysis: decode → segment → second pass → features → score →
+//! document-level figures. One [`Document`] with its [`Block`]s flows to the writers.
+
+use std::time::Instant;
+
+use md5::{Digest, Md5};
+
+use crate::classify::mlp::Mlp;
+use crate::decode::{self, Sniffed};
+use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
+use crate::html::{self, Cap, Doctype, Limits, Syntax};
+
+/// One text block that survived segmentation and the second pass.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Index among all blocks of the document (texrex's `idx`, gaps for invalid blocks).
+    pub idx: usize,
+    /// Output text: whitespace collapsed, trimmed, NFC.
+    pub text: String,
+    pub features: Features,
+    /// Boilerplate score of the primary model (0 = content, 1 = boilerplate).
+    pub bpv: f32,
+    /// Characters (code points) of `text`.
+    pub chars: usize,
+}
+
+/// Provenance and metadata of a document.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    pub url: String,
+    pub ip: Option<String>,
+    pub record_id: Option<String>,
+    pub warc_date: Option<String>,
+    pub http_date: Option<String>,
+    pub last_modified: Option<String>,
+    pub arcfile: String,
+    pub arcoffset: u64,
+    pub arclength: u64,
+}
+
+/// Document-level boilerplate figures (texrex's `DecideMlp`/`DecideThreshs`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DocFigures {
+    /// Non-boilerplate characters and blocks.
+    pub nbc: usize,
+    pub nbd: usize,
+    /// Their proportions, −1 without blocks.
+    pub nbcprop: f64,
+    pub nbdprop: f64,
+    /// Character-weighted and block-averaged boilerplate score.
+    pub avgbpc: f64,
+    pub avgbpd: f64,
+}
+
+/// An analysed document.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    pub meta: Meta,
+    /// 36 characters: MD5(url) in hex and 4 hex digits from the record's identity.
+    pub id: String,
+    pub source_charset: String,
+    pub doctype: Doctype,
+    pub title: Option<String>,
+    pub keywords: Option<String>,
+    pub description: Option<String>,
+    pub author: Option<String>,
+    pub host: String,
+    pub tld: String,
+    pub blocks: Vec<Block>,
+    /// Blocks found by segmentation, valid or not.
+    pub blocks_total: usize,
+    pub figures: DocFigures,
+    pub capped: Option<Cap>,
+    /// Some bytes could not be decoded in the chosen charset.
+    pub malformed: bool,
+    pub evidence: Option<decode::Evidence>,
+}
+
+/// Why a page yields no document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// No text at all (texrex: document length ≤ 1).
+    NoText,
+    /// Rejected by the document filter (texrex's thresholds).
+    Filtered,
+}
+
+impl Skip {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Skip::NoText => "no_text",
+            Skip::Filtered => "filtered",
+        }
+    }
+}
+
+/// texrex's document filter (`DecideThreshs`); off unless configured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DocFilter {
+    pub min_divs: usize,
+    pub min_chars: usize,
+    pub min_char_prop: f64,
+    pub min_div_prop: f64,
+}
+
+impl Default for DocFilter {
+    /// texrex's INI values: 1 block, 500 characters, 0.25 and 0.1.
+    fn default() -> Self {
+        DocFilter {
+            min_divs: 1,
+            min_chars: 500,
+            min_char_prop: 0.25,
+            min_div_prop: 0.1,
+        }
+    }
+}
+
+/// Analysis settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    /// A block with `bpv` above this is boilerplate.
+    pub threshold: f32,
+    pub limits: Limits,
+    pub syntax: Syntax,
+    pub filter: Option<DocFilter>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            threshold: 0.5,
+            limits: Limits::default(),
+            syntax: Syntax::Html5,
+            filter: None,
+        }
+    }
+}
+
+/// Time spent per stage, in nanoseconds.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StageTimes {
+    pub decode: u64,
+    pub segment: u64,
+    pub features: u64,
+    pub score: u64,
+}
+
+/// Input to [`analyze`]: the bytes texrex calls the raw record, and where the HTML starts.
+pub struct Page<'a> {
+    /// HTTP head and payload (or the HTML file as it is).
+    pub raw: &'a [u8],
+    /// The HTML payload within `raw`.
+    pub payload: &'a [u8],
+    pub http_charset: Option<&'a str>,
+    pub meta: Meta,
+}
+
+fn elapsed(t: &mut Instant) -> u64 {
+    let now = Instant::now();
+    let d = now.duration_since(*t).as_nanos() as u64;
+    *t = now;
+    d
+}
+
+/// Analyse one page: every block is scored by `mlp`, nothing is removed.
+pub fn analyze(
+    page: Page<'_>,
+    mlp: &Mlp,
+    cfg: &Config,
+    times: &mut StageTimes,
+) -> Result<Document, Skip> {
+    let mut t = Instant::now();
+    let (host, tld) = host_and_tld(&page.meta.url);
+    let sniffed = decode::sniff(page.payload, page.http_charset, Some(&tld));
+    // Segment on source bytes when the encoding keeps ASCII in place (texrex's positions are
+    // source positions); otherwise decode the whole page first.
+    let transcoded;
+    let (seg_input, enc) = if sniffed.encoding.is_ascii_compatible() {
+        (page.raw, sniffed.encoding)
+    } else {
+        let head_len = page.raw.len() - page.payload.len();
+        let (text, _) = decode::decode(&page.payload[sniffed.bom_len..], sniffed.encoding);
+        let mut v = page.raw[..head_len].to_vec();
+        v.extend_from_slice(text.as_bytes());
+        transcoded = v;
+        (&transcoded[..], encoding_rs::UTF_8)
+    };
+    times.decode += elapsed(&mut t);
+    let raw_text = html::raw_text(seg_input);
+    let seg = html::segment(&raw_text, cfg.limits, cfg.syntax);
+    times.segment += elapsed(&mut t);
+
+    let mut malformed = false;
+    let mut dec = |bytes: &[u8]| -> String {
+        let (s, bad) = decode::decode(bytes, enc);
+        malformed |= bad;
+        s.into_owned()
+    };
+    let cleansed: Vec<Cleansed> = seg
+        .blocks
+        .iter()
+        .map(|b| tx::second_pass(&dec(&b.text)))
+        .collect();
+    let inputs: Vec<BlockInput<'_>> = seg
+        .blocks
+        .iter()
+        .zip(&cleansed)
+        .map(|(b, c)| BlockInput {
+            cleansed: c,
+            length_raw: b.last_raw.saturating_sub(b.first_raw),
+            open_tags: b.open_tags,
+            close_tags: b.close_tags,
+            anchors: b.anchors,
+            skipped_divs: b.skipped_divs,
+            container: b.container,
+            closing_start: b.closing_start,
+        })
+        .collect();
+    let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(Skip::NoText)?;
+    times.features += elapsed(&mut t);
+
+    let mut blocks = Vec::new();
+    let mut x = [0f32; tx::N_FEATURES];
+    for (idx, (f, c)) in feats.iter().zip(&cleansed).enumerate() {
+        let Some(f) = f else { continue };
+        for (xi, fi) in x.iter_mut().zip(f) {
+            *xi = *fi as f32;
+        }
+        let text = output_text(&c.text);
+        let chars = text.chars().count();
+        blocks.push(Block {
+            idx,
+            text,
+            features: *f,
+            bpv: mlp.run(&x),
+            chars,
+        });
+    }
+    let figures = figures(&blocks, cfg.threshold);
+    times.score += elapsed(&mut t);
+    if blocks.is_empty() {
+        return Err(Skip::NoText);
+    }
+    if let Some(flt) = cfg.filter
+        && !passes(&figures, &flt)
+    {
+        return Err(Skip::Filtered);
+    }
+    let mut head = |v: &Option<Vec<u8>>| {
+        v.as_deref()
+            .map(|b| output_text(&tx::decode_entities(&dec(b))))
+            .filter(|s| !s.is_empty())
+    };
+    let (title, keywords, description, author) = (
+        head(&seg.head.title),
+        head(&seg.head.keywords),
+        head(&seg.head.description),
+        head(&seg.head.author),
+    );
+    Ok(Document {
+        id: doc_id(&page.meta),
+        meta: page.meta,
+        source_charset: charset_name(&sniffed),
+        doctype: seg.doctype,
+        title,
+        keywords,
+        description,
+        author,
+        host,
+        tld,
+        blocks_total: seg.blocks.len(),
+        blocks,
+        figures,
+        capped: seg.capped,
+        malformed,
+        evidence: Some(sniffed.evidence),
+    })
+}
+
+fn charset_name(s: &Sniffed) -> String {
+    s.name()
+}
+
+/// texrex's output text: runs of spaces collapsed, trimmed; then NFC and XML-safe.
+pub fn output_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.trim_matches(' ').chars() {
+        if c == ' ' && out.ends_with(' ') {
+            continue;
+        }
+        out.push(c);
+    }
+    let mut out = match decode::nfc(&out) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(s) => s,
+    };
+    decode::strip_xml_illegal(&mut out);
+    out
+}
+
+/// Document figures from block scores (`DecideMlp`). Characters are true code point counts.
+pub fn figures(blocks: &[Block], threshold: f32) -> DocFigures {
+    let (mut bc, mut nbc, mut bd, mut nbd) = (0usize, 0usize, 0usize, 0usize);
+    let (mut sum_c, mut sum_d) = (0f64, 0f64);
+    for b in blocks {
+        if b.bpv > threshold {
+            bc += b.chars;
+            bd += 1;
+        } else {
+            nbc += b.chars;
+            nbd += 1;
+        }
+        sum_d += b.bpv as f64;
+        sum_c += b.bpv as f64 * b.chars as f64;
+    }
+    let prop = |a: usize, b: usize| {
+        if a + b > 0 {
+            a as f64 / (a + b) as f64
+        } else {
+            -1.0
+        }
+    };
+    DocFigures {
+        nbc,
+        nbd,
+        nbcprop: prop(nbc, bc),
+        nbdprop: prop(nbd, bd),
+        avgbpc: if bc + nbc > 0 {
+            sum_c / (bc + nbc) as f64
+        } else {
+            0.0
+        },
+        avgbpd: if bd + nbd > 0 {
+            sum_d / (bd + nbd) as f64
+        } else {
+            0.0
+        },
+    }
+}
+
+fn passes(f: &DocFigures, t: &DocFilter) -> bool {
+    f.nbd >= t.min_divs
+        && f.nbc >= t.min_chars
+        && f.nbcprop >= t.min_char_prop
+        && f.nbdprop >= t.min_div_prop
+}
+
+/// Host and top-level domain of a URL (`""` when there is none).
+pub fn host_and_tld(url: &str) -> (String, String) {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host_port.starts_with('[') {
+        host_port.split_inclusive(']').next().unwrap_or(host_port)
+    } else {
+        host_port.split(':').next().unwrap_or("")
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let tld = if host.starts_with('[') || host.parse::<std::net::Ipv4Addr>().is_ok() {
+        String::new()
+    } else {
+        host.rsplit('.').next().unwrap_or("").to_string()
+    };
+    (host, tld)
+}
+
+/// texrex's 36-character id, made deterministic: MD5(url) in hex, then the first 4 hex digits
+/// of MD5 of the record's identity (record id, else file and offset).
+pub fn doc_id(meta: &Meta) -> String {
+    let url_hash = Md5::digest(meta.url.as_bytes());
+    let identity = match &meta.record_id {
+        Some(id) => id.clone(),
+        None => format!("{}@{}", meta.arcfile, meta.arcoffset),
+    };
+    let suffix = Md5::digest(identity.as_bytes());
+    let mut s = String::with_capacity(36);
+    for b in url_hash.iter().chain(&suffix[..2]) {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_deterministic_and_36_chars() {
+        let m = Meta {
+            url: "http://example.org/a".into(),
+            record_id: Some("<urn:uuid:1>".into()),
+            ..Default::default()
+        };
+        let id = doc_id(&m);
+        assert_eq!(id.len(), 36);
+        assert!(id.starts_with("6209df8e22630794e94481e14df5d213"));
+        assert_eq!(id, doc_id(&m));
+        let other = Meta {
+            record_id: Some("<urn:uuid:2>".into()),
+            ..m.clone()
+        };
+        assert_eq!(&doc_id(&other)[..32], &id[..32]);
+    }
+
+    #[test]
+    fn host_and_tld_from_urls() {
+        assert_eq!(
+            host_and_tld("https://user@WWW.Example.co.uk:8080/x?y"),
+            ("www.example.co.uk".into(), "uk".into())
+        );
+        assert_eq!(
+            host_and_tld("http://192.168.0.1/"),
+            ("192.168.0.1".into(), "".into())
+        );
+        assert_eq!(host_and_tld(""), ("".into(), "".into()));
+    }
+
+    #[test]
+    fn output_text_collapses_and_normalises() {
+        assert_eq!(output_text("  a   b\u{1}e\u{301} "), "a bé");
+    }
+
+    #[test]
+    fn analyze_scores_every_block() {
+        let html = "<html><head><title>T &amp; U</title></head><body><div>Home</div><p>This is a long sentence of real content. It has two sentences.</p></body></html>";
+        let page = Page {
+            raw: html.as_bytes(),
+            payload: html.as_bytes(),
+            http_charset: None,
+            meta: Meta::default(),
+        };
+        let doc = analyze(
+            page,
+            &crate::classify::default_mlp(),
+            &Config::default(),
+            &mut StageTimes::default(),
+        )
+        .unwrap();
+        assert_eq!(doc.blocks.len(), 2);
+        assert_eq!(doc.title.as_deref(), Some("T & U"));
+        assert!(doc.blocks.iter().all(|b| (-1.0..=1.0).contains(&b.bpv)));
+        assert_eq!(
+            doc.figures.nbd + doc.blocks.iter().filter(|b| b.bpv > 0.5).count(),
+            2
+        );
+    }
+}

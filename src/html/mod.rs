@@ -1,0 +1,899 @@
+//! Block segmentation: texrex's block rules (`TTrHtmlStripper`) over a linear-time HTML tokenizer.
+//!
+//! The segmenter works on the *raw text* of a record as texrex builds it ([`raw_text`]): every
+//! line (LF or CR ends a line) becomes `' ' + line + ' '`. Block positions (`first_raw`,
+//! `last_raw`) index into that text, so `MarkupProp` and the window features match texrex's.
+//!
+//! Block rules are texrex's: text starts after the first `<body>`; `</body>` ends it; the
+//! break tags open a new block; drop containers (`script`, `style`, `head`, `form`, `applet`,
+//! `code`, `audio`, `video`) write no text; empty blocks are reused and counted as skipped;
+//! every tag counts as an open or close tag of the current block, tags whose name starts with
+//! `a` as anchors; `<br>` writes a space; whitespace is collapsed.
+//!
+//! The tokenizer is more robust than texrex's: quotes count only around attribute values,
+//! `script`/`style`-like elements are raw text up to their end tag, and a page without `<body>`
+//! still yields its text (texrex yields nothing). Its cost is linear in the input whatever the
+//! nesting; depth and block count are capped ([`Limits`]).
+
+use memchr::{memchr, memmem};
+
+/// The raw text of a record as texrex's reader builds it: each line, terminated by LF or CR
+/// (a CR right after LF belongs to that LF; NUL bytes are dropped), becomes `' ' + line + ' '`.
+/// An empty last line (the record ends in two line ends) is not counted, as in texrex's
+/// output for its own training pages.
+pub fn raw_text(record: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(record.len() + record.len() / 32 + 16);
+    let mut i = 0;
+    let n = record.len();
+    while i < n {
+        let end = memchr::memchr2(b'\n', b'\r', &record[i..]).map_or(n, |o| i + o);
+        if end == i && end + 1 == n {
+            break;
+        }
+        out.push(b' ');
+        let line = &record[i..end];
+        if memchr(0, line).is_some() {
+            out.extend(line.iter().copied().filter(|&b| b != 0));
+        } else {
+            out.extend_from_slice(line);
+        }
+        out.push(b' ');
+        if end == n {
+            break;
+        }
+        i = end + 1;
+        if record[end] == b'\n' && i < n && record[i] == b'\r' {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Document type found in the part before `<body>` (texrex's regexes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Doctype {
+    #[default]
+    Unknown,
+    Xhtml,
+    Html4,
+    Html5,
+}
+
+impl Doctype {
+    /// Name as written in `sourcedoctype`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Doctype::Unknown => "UNKNOWN",
+            Doctype::Xhtml => "XHTML",
+            Doctype::Html4 => "HTML4",
+            Doctype::Html5 => "HTML5",
+        }
+    }
+}
+
+/// The break tag that opened a block (texrex's container types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Container {
+    #[default]
+    Unknown,
+    Article,
+    Section,
+    Div,
+    P,
+    H,
+    Blockquote,
+    Td,
+    Li,
+}
+
+impl Container {
+    fn from_tag(name: &[u8]) -> Option<Container> {
+        Some(match name {
+            b"article" => Container::Article,
+            b"section" => Container::Section,
+            b"div" => Container::Div,
+            b"p" => Container::P,
+            b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" => Container::H,
+            b"blockquote" => Container::Blockquote,
+            b"td" => Container::Td,
+            b"li" => Container::Li,
+            _ => return None,
+        })
+    }
+
+    /// 1-based index in texrex's one-hot encoding (0 = unknown).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A block as the segmenter leaves it: text still in the source encoding, entities undecoded.
+#[derive(Debug, Clone, Default)]
+pub struct RawBlock {
+    /// Text bytes, whitespace collapsed to single spaces, no leading space.
+    pub text: Vec<u8>,
+    /// Position right after the tag that opened the block.
+    pub first_raw: usize,
+    /// Position of the `>` of the tag that closed the block.
+    pub last_raw: usize,
+    pub open_tags: u32,
+    pub close_tags: u32,
+    pub anchors: u32,
+    /// Empty potential blocks skipped right before this one.
+    pub skipped_divs: u32,
+    pub container: Container,
+    /// The block was opened by an end tag (`</div>` etc.).
+    pub closing_start: bool,
+}
+
+/// Values from `<title>` and `<meta name=…>` before `<body>`, in the source encoding.
+#[derive(Debug, Clone, Default)]
+pub struct HeadMeta {
+    pub title: Option<Vec<u8>>,
+    pub keywords: Option<Vec<u8>>,
+    pub description: Option<Vec<u8>>,
+    pub author: Option<Vec<u8>>,
+}
+
+/// Why segmentation stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cap {
+    Depth,
+    Blocks,
+}
+
+/// How tags are recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Syntax {
+    /// HTML5 tokenizing: quotes only around attribute values, `script`/`style` and similar
+    /// elements are raw text, tag names end at white space or `/`.
+    #[default]
+    Html5,
+    /// texrex's own scanner, bugs included (a stray quote swallows markup up to the next
+    /// matching quote; `<` inside scripts starts tags; names end only at a space or `>`).
+    /// Reproduces texrex's features on the pages its networks were trained on.
+    Texrex,
+}
+
+/// Caps that bound the work per document.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Maximum number of open (unclosed, non-void) elements.
+    pub max_depth: usize,
+    /// Maximum number of blocks.
+    pub max_blocks: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 10_000,
+            max_blocks: 100_000,
+        }
+    }
+}
+
+/// The result of segmenting one record.
+#[derive(Debug, Clone, Default)]
+pub struct Segmentation {
+    /// All blocks in order; the last one may be empty (texrex keeps it, invalid).
+    pub blocks: Vec<RawBlock>,
+    pub doctype: Doctype,
+    pub head: HeadMeta,
+    /// False when the page has no `<body>` and the text was taken after the head.
+    pub body_found: bool,
+    /// Set when a cap stopped segmentation; the blocks so far are kept.
+    pub capped: Option<Cap>,
+}
+
+const DROP_CONTAINERS: [&[u8]; 8] = [
+    b"script", b"style", b"head", b"form", b"applet", b"code", b"audio", b"video",
+];
+
+const BREAK_TAGS: [&[u8]; 13] = [
+    b"div",
+    b"p",
+    b"li",
+    b"h1",
+    b"h2",
+    b"h3",
+    b"h4",
+    b"h5",
+    b"h6",
+    b"blockquote",
+    b"td",
+    b"article",
+    b"section",
+];
+
+/// Elements whose content is not markup: skipped up to their end tag.
+const RAW_TEXT: [&[u8]; 6] = [
+    b"script",
+    b"style",
+    b"xmp",
+    b"iframe",
+    b"noembed",
+    b"noframes",
+];
+/// Elements whose content is text but not markup.
+const RCDATA: [&[u8]; 2] = [b"title", b"textarea"];
+
+const VOID: [&[u8]; 16] = [
+    b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta", b"param",
+    b"source", b"track", b"wbr", b"keygen", b"command",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    OutsideDoc,
+    Markup,
+    Text,
+}
+
+#[inline]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\r' | b' ')
+}
+
+#[inline]
+fn is_html_ws(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\r' | b' ' | 0x0c)
+}
+
+struct Stripper<'a> {
+    raw: &'a [u8],
+    syntax: Syntax,
+    limits: Limits,
+    blocks: Vec<RawBlock>,
+    cur: Option<usize>,
+    skipped: u32,
+    state: State,
+    drop_close: Option<Vec<u8>>,
+    depth: usize,
+    capped: Option<Cap>,
+    head: HeadMeta,
+    /// Position right after the `<body>` tag (end of texrex's RawHeader).
+    header_end: Option<usize>,
+    /// Position right after the first `</head>`, for pages without `<body>`.
+    head_end: Option<usize>,
+    name: Vec<u8>,
+}
+
+/// Segment the raw text of a record (see [`raw_text`]) into blocks.
+pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
+    let mut s = Stripper {
+        raw,
+        syntax,
+        limits,
+        blocks: Vec::new(),
+        cur: None,
+        skipped: 0,
+        state: State::OutsideDoc,
+        drop_close: None,
+        depth: 0,
+        capped: None,
+        head: HeadMeta::default(),
+        header_end: None,
+        head_end: None,
+        name: Vec::with_capacity(16),
+    };
+    let mut end = s.run(0);
+    let body_found = s.header_end.is_some();
+    if !body_found && s.capped.is_none() {
+        // No <body>: take the text after the head, as an HTML5 parser would.
+        let start = s.head_end.unwrap_or(0);
+        s.header_end = Some(start);
+        s.state = State::Text;
+        s.new_div(start, b"");
+        end = s.run(start);
+    }
+    if s.cur.is_some() {
+        s.new_div(end, b"");
+    }
+    let header = &raw[..s.header_end.unwrap_or(raw.len()).min(raw.len())];
+    Segmentation {
+        blocks: s.blocks,
+        doctype: detect_doctype(header),
+        head: s.head,
+        body_found,
+        capped: s.capped,
+    }
+}
+
+fn detect_doctype(header: &[u8]) -> Doctype {
+    use std::sync::OnceLock;
+    static RES: OnceLock<[regex::bytes::Regex; 3]> = OnceLock::new();
+    let [xhtml, html4, html5] = RES.get_or_init(|| {
+        [
+            regex::bytes::Regex::new(r"(?i-u)<!doctype.*xhtml 1.*>").unwrap(),
+            regex::bytes::Regex::new(r"(?i-u)<!doctype.*html 4.*>").unwrap(),
+            regex::bytes::Regex::new(r"(?i-u)<!doctype +html *>").unwrap(),
+        ]
+    });
+    // texrex matches the whole header; a doctype is in the first few hundred bytes of the
+    // markup, so look only up to the first `<!doctype` and a bounded window after it.
+    let finder = memmem::Finder::new(b"<!");
+    for start in finder.find_iter(header) {
+        if header.len() >= start + 9
+            && header[start + 2..start + 9].eq_ignore_ascii_case(b"doctype")
+        {
+            let h = &header[start..];
+            return if xhtml.is_match(h) {
+                Doctype::Xhtml
+            } else if html4.is_match(h) {
+                Doctype::Html4
+            } else if html5.is_match(h) {
+                Doctype::Html5
+            } else {
+                Doctype::Unknown
+            };
+        }
+    }
+    Doctype::Unknown
+}
+
+impl Stripper<'_> {
+    /// Tokenize from `pos`; returns the position where segmentation stopped.
+    fn run(&mut self, mut pos: usize) -> usize {
+        let raw = self.raw;
+        let n = raw.len();
+        while pos < n {
+            let lt = match memchr(b'<', &raw[pos..]) {
+                Some(o) => pos + o,
+                None => {
+                    self.write_text(&raw[pos..]);
+                    return n;
+                }
+            };
+            self.write_text(&raw[pos..lt]);
+            let Some(&c) = raw.get(lt + 1) else {
+                self.write_text(b"<");
+                return n;
+            };
+            if self.syntax == Syntax::Texrex {
+                match self.texrex_tag(lt) {
+                    Some(after) => {
+                        pos = after;
+                        if !self.on_tag(after, false) {
+                            return after;
+                        }
+                    }
+                    None => {
+                        // A `<` that starts no tag: texrex writes it and the next character.
+                        self.write_text(&raw[lt..lt + 2]);
+                        pos = lt + 2;
+                    }
+                }
+                continue;
+            }
+            if !(c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')) {
+                self.write_text(b"<");
+                pos = lt + 1;
+                continue;
+            }
+            // Comments and CDATA sections.
+            if raw[lt + 1..].starts_with(b"!--") {
+                let body = lt + 4;
+                let end = if raw[body..].starts_with(b">") {
+                    body + 1
+                } else if raw[body..].starts_with(b"->") {
+                    body + 2
+                } else {
+                    memmem::find(&raw[body..], b"-->").map_or(n, |o| body + o + 3)
+                };
+                self.name.clear();
+                self.name.extend_from_slice(b"!--");
+                pos = end;
+                if !self.on_tag(end, false) {
+                    return end;
+                }
+                continue;
+            }
+            if raw.len() >= lt + 9 && raw[lt + 1..lt + 9].eq_ignore_ascii_case(b"![cdata[") {
+                let end = memmem::find(&raw[lt + 9..], b"]]>").map_or(n, |o| lt + 9 + o + 3);
+                self.name.clear();
+                self.name.extend_from_slice(b"![cdata[");
+                pos = end;
+                if !self.on_tag(end, false) {
+                    return end;
+                }
+                continue;
+            }
+            // Regular tags, end tags, doctype and processing instructions.
+            self.name.clear();
+            let mut i = lt + 1;
+            if c == b'/' {
+                self.name.push(b'/');
+                i += 1;
+            }
+            while i < n && !is_html_ws(raw[i]) && raw[i] != b'>' && raw[i] != b'/' {
+                self.name.push(raw[i].to_ascii_lowercase());
+                i += 1;
+            }
+            let bogus = matches!(c, b'!' | b'?') || (c == b'/' && self.name.len() == 1);
+            let (gt, self_closing) = if bogus {
+                (memchr(b'>', &raw[i..]).map(|o| i + o), false)
+            } else {
+                find_tag_end(raw, i)
+            };
+            let Some(gt) = gt else {
+                // A tag cut off by the end of the input is dropped.
+                return n;
+            };
+            let after = gt + 1;
+            if self.state == State::OutsideDoc && !bogus && c != b'/' {
+                self.collect_head(i, gt);
+            }
+            pos = after;
+            if !self.on_tag(after, self_closing) {
+                return after;
+            }
+            // Raw text and RCDATA elements: their content is not markup.
+            if c != b'/' && !self_closing {
+                let name = self.name.as_slice();
+                let rcdata = RCDATA.contains(&name);
+                if rcdata || RAW_TEXT.contains(&name) {
+                    let close = find_end_tag(raw, after, name);
+                    if rcdata {
+                        let content = &raw[after..close];
+                        if self.state == State::OutsideDoc
+                            && name == b"title"
+                            && self.head.title.is_none()
+                        {
+                            self.head.title = Some(collapse(content));
+                        }
+                        self.write_text(content);
+                    }
+                    pos = close;
+                }
+            }
+        }
+        n
+    }
+
+    /// texrex's `AdvanceToNextTag` from the `<` at `lt`: reads the tag name into `self.name`
+    /// and returns the position after the tag, or None when the `<` starts no tag.
+    fn texrex_tag(&mut self, lt: usize) -> Option<usize> {
+        let raw = self.raw;
+        let n = raw.len();
+        self.name.clear();
+        let mut i = lt + 1;
+        // Reading the name.
+        loop {
+            if self.name == b"!--" {
+                return Some(memmem::find(&raw[i..], b"-->").map_or(n, |o| i + o + 3));
+            }
+            if self.name.eq_ignore_ascii_case(b"![cdata[") {
+                return Some(memmem::find(&raw[i..], b"]]>").map_or(n, |o| i + o + 3));
+            }
+            if i >= n {
+                self.name.make_ascii_lowercase();
+                return Some(n);
+            }
+            match raw[i] {
+                b' ' => break,
+                b'>' => {
+                    self.name.make_ascii_lowercase();
+                    return Some(i + 1);
+                }
+                b if i == lt + 1
+                    && !(b.is_ascii_alphabetic() || matches!(b, b'/' | b'!' | b'?')) =>
+                {
+                    return None;
+                }
+                b => self.name.push(b),
+            }
+            i += 1;
+        }
+        self.name.make_ascii_lowercase();
+        if self.state == State::OutsideDoc && self.name == b"meta" {
+            let end = memchr(b'>', &raw[i..]).map_or(n, |o| i + o);
+            self.collect_head(i, end);
+        }
+        // Skipping the rest, with quotes toggled wherever they appear.
+        let mut quote = 0u8;
+        while i < n {
+            let b = raw[i];
+            if quote == 0 {
+                if b == b'\'' || b == b'"' {
+                    quote = b;
+                } else if b == b'>' {
+                    return Some(i + 1);
+                }
+            } else if b == quote {
+                quote = 0;
+            }
+            i += 1;
+        }
+        Some(n)
+    }
+
+    /// Apply texrex's per-tag rules to the tag in `self.name`; `after` is the position right
+    /// after its `>`. Returns false when segmentation must stop.
+    fn on_tag(&mut self, after: usize, self_closing: bool) -> bool {
+        let name = std::mem::take(&mut self.name);
+        let keep_going = self.on_tag_named(&name, after, self_closing);
+        self.name = name;
+        keep_going
+    }
+
+    fn on_tag_named(&mut self, name: &[u8], after: usize, self_closing: bool) -> bool {
+        if name.is_empty() {
+            return true;
+        }
+        if let Some(cur) = self.cur {
+            let b = &mut self.blocks[cur];
+            if name[0] == b'/' {
+                b.close_tags += 1;
+            } else {
+                b.open_tags += 1;
+            }
+            if name[0] == b'a' {
+                b.anchors += 1;
+            }
+        }
+        if name == b"br" || name == b"br/" {
+            self.write_text(b" ");
+        }
+        // Depth of open elements, for the nesting cap.
+        if name[0] == b'/' {
+            self.depth = self.depth.saturating_sub(1);
+        } else if name[0].is_ascii_alphabetic() && !self_closing && !VOID.contains(&name) {
+            self.depth += 1;
+            if self.depth > self.limits.max_depth {
+                self.capped = Some(Cap::Depth);
+                return false;
+            }
+        }
+        match self.state {
+            State::OutsideDoc => {
+                if name == b"body" {
+                    self.state = State::Text;
+                    self.header_end = Some(after);
+                    self.new_div(after, name);
+                } else if name == b"/head" && self.head_end.is_none() {
+                    self.head_end = Some(after);
+                }
+            }
+            _ => {
+                if name == b"/body" || name == b"body" {
+                    self.state = State::OutsideDoc;
+                    return false;
+                }
+                if self.drop_close.is_none() && DROP_CONTAINERS.contains(&name) {
+                    self.state = State::Markup;
+                    let mut close = Vec::with_capacity(name.len() + 1);
+                    close.push(b'/');
+                    close.extend_from_slice(name);
+                    self.drop_close = Some(close);
+                } else if self.drop_close.as_deref() == Some(name) {
+                    self.state = State::Text;
+                    self.drop_close = None;
+                } else if self.state == State::Text {
+                    let bare = name.strip_prefix(b"/").unwrap_or(name);
+                    if BREAK_TAGS.contains(&bare) {
+                        self.new_div(after, name);
+                        if self.blocks.len() > self.limits.max_blocks {
+                            self.capped = Some(Cap::Blocks);
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// texrex's `NewDiv`: close the current block if it has text, else reuse it.
+    fn new_div(&mut self, pos: usize, name: &[u8]) {
+        let cur = match self.cur {
+            None => {
+                self.blocks.push(RawBlock::default());
+                self.skipped = 0;
+                self.blocks.len() - 1
+            }
+            Some(cur) => cur,
+        };
+        let cur = if !self.blocks[cur].text.is_empty() {
+            let b = &mut self.blocks[cur];
+            b.last_raw = pos.saturating_sub(1);
+            b.skipped_divs = self.skipped;
+            self.blocks.push(RawBlock::default());
+            self.skipped = 0;
+            self.blocks.len() - 1
+        } else {
+            self.skipped += 1;
+            cur
+        };
+        self.cur = Some(cur);
+        let b = &mut self.blocks[cur];
+        b.first_raw = pos;
+        let (closing, bare) = match name.strip_prefix(b"/") {
+            Some(bare) => (true, bare),
+            None => (false, name),
+        };
+        b.closing_start = closing;
+        if let Some(c) = Container::from_tag(bare) {
+            b.container = c;
+        }
+    }
+
+    fn write_text(&mut self, bytes: &[u8]) {
+        if self.state != State::Text || bytes.is_empty() {
+            return;
+        }
+        let Some(cur) = self.cur else { return };
+        let t = &mut self.blocks[cur].text;
+        for &b in bytes {
+            if !is_ws(b) {
+                t.push(b);
+            } else if t.last().is_some_and(|&l| !is_ws(l)) {
+                t.push(b' ');
+            }
+        }
+    }
+
+    /// Record `<meta name=… content=…>` values from the head.
+    fn collect_head(&mut self, attrs_start: usize, gt: usize) {
+        if self.name != b"meta" {
+            return;
+        }
+        let attrs = parse_attributes(&self.raw[attrs_start..gt]);
+        let get = |key: &[u8]| {
+            attrs
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                .map(|(_, v)| *v)
+        };
+        let (Some(name), Some(content)) = (get(b"name"), get(b"content")) else {
+            return;
+        };
+        let slot = match name.to_ascii_lowercase().as_slice() {
+            b"keywords" => &mut self.head.keywords,
+            b"description" => &mut self.head.description,
+            b"author" => &mut self.head.author,
+            _ => return,
+        };
+        if slot.is_none() {
+            *slot = Some(collapse(content));
+        }
+    }
+}
+
+/// Collapse whitespace runs to one space and trim.
+fn collapse(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for &b in bytes {
+        if !is_html_ws(b) {
+            out.push(b);
+        } else if out.last().is_some_and(|&l| l != b' ') {
+            out.push(b' ');
+        }
+    }
+    if out.last() == Some(&b' ') {
+        out.pop();
+    }
+    out
+}
+
+/// Find the `>` that ends a tag whose attributes start at `i`, honouring quoted attribute
+/// values (HTML5). Returns the position of `>` (None at end of input) and whether the tag
+/// ends with `/>`.
+fn find_tag_end(raw: &[u8], mut i: usize) -> (Option<usize>, bool) {
+    let n = raw.len();
+    let mut last_slash = false;
+    while i < n {
+        match raw[i] {
+            b'>' => return (Some(i), last_slash),
+            b'=' => {
+                last_slash = false;
+                i += 1;
+                while i < n && is_html_ws(raw[i]) {
+                    i += 1;
+                }
+                if i < n && (raw[i] == b'"' || raw[i] == b'\'') {
+                    let q = raw[i];
+                    match memchr(q, &raw[i + 1..]) {
+                        Some(o) => i = i + 1 + o + 1,
+                        None => return (None, false),
+                    }
+                }
+            }
+            b'/' => {
+                last_slash = true;
+                i += 1;
+            }
+            b => {
+                if !is_html_ws(b) {
+                    last_slash = false;
+                }
+                i += 1;
+            }
+        }
+    }
+    (None, false)
+}
+
+/// Position of the `<` of the end tag `</name` (case-insensitive) at or after `from`, or the
+/// end of the input.
+fn find_end_tag(raw: &[u8], from: usize, name: &[u8]) -> usize {
+    let finder = memmem::Finder::new(b"</");
+    for o in finder.find_iter(&raw[from..]) {
+        let p = from + o + 2;
+        if raw.len() >= p + name.len()
+            && raw[p..p + name.len()].eq_ignore_ascii_case(name)
+            && raw
+                .get(p + name.len())
+                .is_none_or(|&b| is_html_ws(b) || b == b'/' || b == b'>')
+        {
+            return from + o;
+        }
+    }
+    raw.len()
+}
+
+/// Parse `key=value` attributes of a tag (values unquoted, entities left as they are).
+pub fn parse_attributes(s: &[u8]) -> Vec<(&[u8], &[u8])> {
+    let mut out = Vec::new();
+    let n = s.len();
+    let mut i = 0;
+    while i < n {
+        while i < n && (is_html_ws(s[i]) || s[i] == b'/') {
+            i += 1;
+        }
+        let ks = i;
+        while i < n && !is_html_ws(s[i]) && s[i] != b'=' && s[i] != b'/' {
+            i += 1;
+        }
+        let key = &s[ks..i];
+        while i < n && is_html_ws(s[i]) {
+            i += 1;
+        }
+        let mut val: &[u8] = b"";
+        if i < n && s[i] == b'=' {
+            i += 1;
+            while i < n && is_html_ws(s[i]) {
+                i += 1;
+            }
+            if i < n && (s[i] == b'"' || s[i] == b'\'') {
+                let q = s[i];
+                let vs = i + 1;
+                let ve = memchr(q, &s[vs..]).map_or(n, |o| vs + o);
+                val = &s[vs..ve];
+                i = (ve + 1).min(n);
+            } else {
+                let vs = i;
+                while i < n && !is_html_ws(s[i]) {
+                    i += 1;
+                }
+                val = &s[vs..i];
+            }
+        }
+        if !key.is_empty() {
+            out.push((key, val));
+        } else if i < n {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(html: &str) -> Vec<String> {
+        let raw = raw_text(html.as_bytes());
+        segment(&raw, Limits::default(), Syntax::Html5)
+            .blocks
+            .iter()
+            .filter(|b| !b.text.is_empty())
+            .map(|b| String::from_utf8_lossy(&b.text).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn raw_text_joins_lines_like_texrex() {
+        assert_eq!(raw_text(b"ab\ncd"), b" ab  cd ");
+        // CRLF gives an empty line; LF CR is one line end.
+        assert_eq!(raw_text(b"a\r\nb"), b" a    b ");
+        assert_eq!(raw_text(b"a\n\rb"), b" a  b ");
+        assert_eq!(raw_text(b"a\0b\n"), b" ab ");
+        assert_eq!(raw_text(b"a\n\n"), b" a ");
+        assert_eq!(raw_text(b"a\n\n\n"), b" a   ");
+    }
+
+    #[test]
+    fn break_tags_split_blocks_and_drop_containers_write_nothing() {
+        let t = texts(
+            "<html><head><title>T</title></head><body><div>One <b>two</b></div><script>var x='<div>';</script><p>Three<br>four</p><form>x</form></body></html>",
+        );
+        assert_eq!(t, vec!["One two", "Three four"]);
+    }
+
+    #[test]
+    fn block_positions_follow_texrex() {
+        // From texrex's own output: "Home" in `<li><a href="/" title="">Home</a></li>` has
+        // LengthRaw 33.
+        let raw = raw_text(br#"<body><li class="x"><a href="/" title="">Home</a></li></body>"#);
+        let seg = segment(&raw, Limits::default(), Syntax::Html5);
+        let b = &seg.blocks[0];
+        assert_eq!(b.text, b"Home");
+        assert_eq!(b.last_raw - b.first_raw, 33);
+        // <li> and <a> open, </a> and </li> close; body's new block and <li> were skipped.
+        assert_eq!((b.open_tags, b.close_tags, b.anchors), (2, 2, 1));
+        assert_eq!(b.container, Container::Li);
+        assert_eq!(b.skipped_divs, 2);
+    }
+
+    #[test]
+    fn quotes_only_count_in_attribute_values() {
+        let t = texts("<body><p title=don't>It's <a href='x>y'>fine</a></p></body>");
+        assert_eq!(t, vec!["It's fine"]);
+    }
+
+    #[test]
+    fn literal_less_than_and_comments() {
+        let t = texts("<body><p>a < b <!-- <p>hidden</p> --> c</p></body>");
+        assert_eq!(t, vec!["a < b c"]);
+    }
+
+    #[test]
+    fn texrex_syntax_keeps_texrex_bugs() {
+        let html = b"<body><p>One</p><p title=x\">lost</p><p>\"Two</p><script>if(a<b)x();</script><p>Three</p></body>";
+        let run = |syntax| -> Vec<String> {
+            segment(&raw_text(html), Limits::default(), syntax)
+                .blocks
+                .iter()
+                .filter(|b| !b.text.is_empty())
+                .map(|b| String::from_utf8_lossy(&b.text).into_owned())
+                .collect()
+        };
+        assert_eq!(run(Syntax::Html5), vec!["One", "lost", "\"Two", "Three"]);
+        // The stray quote swallows markup up to the next quote, so `lost` and `Two` are inside
+        // one long tag; `<b)x();</script>` is a tag that hides the end of the script, so
+        // nothing after it is text.
+        assert_eq!(run(Syntax::Texrex), vec!["One"]);
+    }
+
+    #[test]
+    fn page_without_body_still_yields_text() {
+        let t = texts("<html><head><title>x</title></head><p>Hello</p><p>World</p>");
+        assert_eq!(t, vec!["Hello", "World"]);
+    }
+
+    #[test]
+    fn head_meta_and_doctype() {
+        let raw = raw_text(b"<!DOCTYPE html><html><head><title> A  title </title><meta name=\"Description\" content=\"Desc\"><meta name=keywords content='k1, k2'></head><body>x</body>");
+        let seg = segment(&raw, Limits::default(), Syntax::Html5);
+        assert_eq!(seg.doctype, Doctype::Html5);
+        assert_eq!(seg.head.title.as_deref(), Some(&b"A title"[..]));
+        assert_eq!(seg.head.description.as_deref(), Some(&b"Desc"[..]));
+        assert_eq!(seg.head.keywords.as_deref(), Some(&b"k1, k2"[..]));
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_in_linear_time() {
+        let html = format!("<body>{}x", "<span>".repeat(100_000));
+        let raw = raw_text(html.as_bytes());
+        let seg = segment(
+            &raw,
+            Limits {
+                max_depth: 1000,
+                max_blocks: 10,
+            },
+            Syntax::Html5,
+        );
+        assert_eq!(seg.capped, Some(Cap::Depth));
+        let html = format!("<body>{}", "<p>x</p>".repeat(100));
+        let seg = segment(
+            &raw_text(html.as_bytes()),
+            Limits {
+                max_depth: 1000,
+                max_blocks: 10,
+            },
+            Syntax::Html5,
+        );
+        assert_eq!(seg.capped, Some(Cap::Blocks));
+    }
+}

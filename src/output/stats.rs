@@ -1,0 +1,68 @@
+//! Per-input statistics (`S.stats.json`): every record appears with its fate.
+//!
+//! `records` = Σ `records_by_type` = Σ `fates`. Fates are `written`, `skipped.<reason>` or
+//! `error.<reason>`. Everything but `time_ms` is deterministic.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// Statistics of one input file.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FileStats {
+    pub input: String,
+    /// Records read.
+    pub records: u64,
+    /// Records by `WARC-Type`.
+    pub records_by_type: BTreeMap<String, u64>,
+    /// Records by fate: `written`, `skipped.<reason>`, `error.<reason>`.
+    pub fates: BTreeMap<String, u64>,
+    /// Documents written to the corpus.
+    pub documents: u64,
+    /// Blocks found by segmentation and blocks written.
+    pub blocks_found: u64,
+    pub blocks_written: u64,
+    /// Written documents whose segmentation stopped at a cap, by cap.
+    pub capped: BTreeMap<String, u64>,
+    /// Records the crawler marked with `WARC-Truncated`, by reason.
+    pub warc_truncated: BTreeMap<String, u64>,
+    /// How the charset of written documents was found, and charsets used.
+    pub charset_evidence: BTreeMap<String, u64>,
+    pub charsets: BTreeMap<String, u64>,
+    /// Written documents with bytes that were malformed in their charset.
+    pub malformed_text: u64,
+    /// Damaged stretches of the input that were skipped, by reason, and their bytes.
+    pub stream_errors: BTreeMap<String, u64>,
+    pub stream_error_bytes: u64,
+    pub bytes: Bytes,
+    /// Time per stage in milliseconds (not deterministic).
+    pub time_ms: BTreeMap<String, u64>,
+}
+
+/// Byte counts.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Bytes {
+    /// Size of the input file.
+    pub input: u64,
+    /// Record blocks read (uncompressed).
+    pub records: u64,
+    /// Uncompressed XML written.
+    pub xml: u64,
+}
+
+impl FileStats {
+    /// Count one record's fate.
+    pub fn fate(&mut self, fate: &str) {
+        *self.fates.entry(fate.to_string()).or_default() += 1;
+    }
+
+    /// Add to a counter in a map.
+    pub fn bump(map: &mut BTreeMap<String, u64>, key: &str, by: u64) {
+        *map.entry(key.to_string()).or_default() += by;
+    }
+
+    /// Sum of all fates (must equal `records`).
+    pub fn fate_total(&self) -> u64 {
+        self.fates.values().sum()
+    }
+}

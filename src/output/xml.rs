@@ -1,0 +1,164 @@
+//! texrex's XML corpus format: one tag per line, no declaration and no root element.
+//!
+//! ```text
+//! <doc url="…" id="…" ip="…" sourcecharset="…" sourcedoctype="…" bdc="…" bdv="…" nbc="…" nbcprop="…" nbd="…" nbdprop="…" avgbpc="…" avgbpd="…" host="…" tld="…" date="…" last-modified="…" warc-date="…" warc-record-id="…">
+//! <meta name="arcfile" content="…" />
+//! <meta name="arcoffset" content="…" />
+//! <meta name="arclength" content="…" />
+//! <title>
+//! …
+//! </title>
+//! <div idx="0" bpc="…" bpv="…">
+//! text
+//! </div>
+//! </doc>
+//! ```
+//! Escaping is texrex's (`& " ' < >`); the text is already free of XML-illegal characters.
+
+use crate::document::Document;
+use crate::features::texrex::format_general;
+
+/// Append `s` with texrex's XML escaping.
+pub fn escape_into(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    let mut last = 0;
+    for (i, &c) in b.iter().enumerate() {
+        let rep: &[u8] = match c {
+            b'&' => b"&amp;",
+            b'"' => b"&quot;",
+            b'\'' => b"&apos;",
+            b'<' => b"&lt;",
+            b'>' => b"&gt;",
+            _ => continue,
+        };
+        out.extend_from_slice(&b[last..i]);
+        out.extend_from_slice(rep);
+        last = i + 1;
+    }
+    out.extend_from_slice(&b[last..]);
+}
+
+/// `bpc`: `a` + round(10·bpv) with round-half-to-even (texrex's FPC `Round`), `a` for bpv ≤ 0.
+pub fn bpc(bpv: f32) -> char {
+    if bpv <= 0.0 {
+        return 'a';
+    }
+    let r = (bpv.min(1.0) as f64 * 10.0).round_ties_even() as u8;
+    (b'a' + r) as char
+}
+
+fn attr(out: &mut Vec<u8>, name: &str, value: &str) {
+    out.push(b' ');
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b"=\"");
+    escape_into(out, value);
+    out.push(b'"');
+}
+
+fn opt(v: &Option<String>) -> &str {
+    v.as_deref().filter(|s| !s.is_empty()).unwrap_or("unknown")
+}
+
+/// Append one document in texrex's line format.
+pub fn write_doc(out: &mut Vec<u8>, doc: &Document) {
+    let f = &doc.figures;
+    out.extend_from_slice(b"<doc");
+    attr(out, "url", &doc.meta.url);
+    attr(out, "id", &doc.id);
+    attr(out, "ip", opt(&doc.meta.ip));
+    attr(out, "sourcecharset", &doc.source_charset);
+    attr(out, "sourcedoctype", doc.doctype.as_str());
+    // Text quality (badness) is not computed yet: texrex writes 0/"a" when it is off.
+    attr(out, "bdc", "a");
+    attr(out, "bdv", "0");
+    attr(out, "nbc", &f.nbc.to_string());
+    attr(out, "nbcprop", &format_general(f.nbcprop));
+    attr(out, "nbd", &f.nbd.to_string());
+    attr(out, "nbdprop", &format_general(f.nbdprop));
+    attr(out, "avgbpc", &format_general(f.avgbpc));
+    attr(out, "avgbpd", &format_general(f.avgbpd));
+    attr(
+        out,
+        "host",
+        if doc.host.is_empty() {
+            "unknown"
+        } else {
+            &doc.host
+        },
+    );
+    attr(
+        out,
+        "tld",
+        if doc.tld.is_empty() {
+            "unknown"
+        } else {
+            &doc.tld
+        },
+    );
+    attr(out, "date", opt(&doc.meta.http_date));
+    attr(out, "last-modified", opt(&doc.meta.last_modified));
+    attr(out, "warc-date", opt(&doc.meta.warc_date));
+    attr(out, "warc-record-id", opt(&doc.meta.record_id));
+    out.extend_from_slice(b">\n");
+    let meta = |out: &mut Vec<u8>, name: &str, content: &str| {
+        out.extend_from_slice(b"<meta name=\"");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b"\" content=\"");
+        escape_into(out, content);
+        out.extend_from_slice(b"\" />\n");
+    };
+    meta(out, "arcfile", &doc.meta.arcfile);
+    meta(out, "arcoffset", &doc.meta.arcoffset.to_string());
+    meta(out, "arclength", &doc.meta.arclength.to_string());
+    if let Some(d) = &doc.description {
+        meta(out, "description", d);
+    }
+    if let Some(a) = &doc.author {
+        meta(out, "author", a);
+    }
+    for (tag, value) in [("title", &doc.title), ("keywords", &doc.keywords)] {
+        if let Some(v) = value {
+            out.extend_from_slice(format!("<{tag}>\n").as_bytes());
+            escape_into(out, v);
+            out.extend_from_slice(format!("\n</{tag}>\n").as_bytes());
+        }
+    }
+    for b in &doc.blocks {
+        out.extend_from_slice(
+            format!(
+                "<div idx=\"{}\" bpc=\"{}\" bpv=\"{}\">\n",
+                b.idx,
+                bpc(b.bpv),
+                format_general(b.bpv as f64)
+            )
+            .as_bytes(),
+        );
+        escape_into(out, &b.text);
+        out.extend_from_slice(b"\n</div>\n");
+    }
+    out.extend_from_slice(b"</doc>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_and_classes() {
+        let mut v = Vec::new();
+        escape_into(&mut v, "a&b\"c'd<e>f");
+        assert_eq!(v, b"a&amp;b&quot;c&apos;d&lt;e&gt;f");
+        // Halves round to even: 2.5 → 2, 7.5 → 8.
+        assert_eq!(
+            (
+                bpc(-1.0),
+                bpc(0.0),
+                bpc(0.25),
+                bpc(0.75),
+                bpc(0.5),
+                bpc(1.0)
+            ),
+            ('a', 'a', 'c', 'i', 'f', 'k')
+        );
+    }
+}

@@ -1,0 +1,317 @@
+//! WARC reading on top of `fastwarc`, with recovery: when a gzip member or a record header is
+//! broken, the reader skips to the next gzip member (or `WARC/` line) that starts a record
+//! and goes on, so one bad record never costs the rest of the file.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
+use fastwarc::warc::record::SharedWarcRecord;
+use memchr::memmem;
+
+pub mod http;
+
+/// One WARC record as the pipeline sees it.
+#[derive(Debug, Clone, Default)]
+pub struct Record {
+    /// `WARC-Type` (lower case; `unknown` when missing or unrecognised).
+    pub warc_type: String,
+    pub target_uri: Option<String>,
+    pub record_id: Option<String>,
+    pub warc_date: Option<String>,
+    pub ip: Option<String>,
+    pub identified_payload_type: Option<String>,
+    /// `WARC-Truncated` reason, if the crawler truncated the record.
+    pub truncated: Option<String>,
+    /// The record block (for `response` records: HTTP headers and payload).
+    pub block: Vec<u8>,
+    /// Where the record starts in the file (the gzip member for `.warc.gz`).
+    pub offset: u64,
+    /// The record's length in the file (filled in when the next record is found).
+    pub length: u64,
+}
+
+/// What happened to one record while reading it.
+#[derive(Debug)]
+pub enum ReadItem {
+    /// A record whose block was read completely.
+    Record(Record),
+    /// A record whose block exceeded the payload cap (not buffered).
+    TooLarge(Record),
+    /// A record whose block could not be read (truncated or corrupt stream).
+    Broken(Record, String),
+    /// A damaged stretch of the file that was skipped, with its reason and length in bytes.
+    Skipped { reason: &'static str, bytes: u64 },
+}
+
+/// Reader options.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadOptions {
+    /// Record blocks larger than this are not buffered (see [`ReadItem::TooLarge`]).
+    pub max_payload: u64,
+}
+
+/// Read every record of a WARC file (plain or gzip, per-record or whole-file), calling `f`
+/// for each item in file order. Records are handed over with their length known.
+pub fn read_file(path: &Path, opts: ReadOptions, mut f: impl FnMut(ReadItem)) -> io::Result<()> {
+    let mut file = File::open(path)?;
+    let file_len = file.metadata()?.len();
+    let mut magic = [0u8; 2];
+    let n = file.read(&mut magic)?;
+    let gzip = n == 2 && magic == [0x1f, 0x8b];
+    let mut start = 0u64;
+    // The record read last, held back until the next one tells its length.
+    let mut pending: Option<ReadItem> = None;
+    let flush = |pending: &mut Option<ReadItem>, next_offset: u64, f: &mut dyn FnMut(ReadItem)| {
+        if let Some(mut item) = pending.take() {
+            if let ReadItem::Record(r) | ReadItem::TooLarge(r) | ReadItem::Broken(r, _) = &mut item
+            {
+                r.length = next_offset.saturating_sub(r.offset);
+            }
+            f(item);
+        }
+    };
+    loop {
+        let mut fh = File::open(path)?;
+        fh.seek(SeekFrom::Start(start))?;
+        let reader = BufReader::with_capacity(1 << 17, fh);
+        let options = ArchiveIteratorOptions {
+            parse_http: false,
+            quirks_mode: true,
+            max_header_len: 1 << 20,
+            ..Default::default()
+        };
+        let iter = ArchiveIterator::with_options(reader, options);
+        let mut failed_at: Option<(u64, String)> = None;
+        let mut first = true;
+        let mut last_offset = start;
+        for item in iter {
+            let rec = match item {
+                Ok(r) => r,
+                Err(e) => {
+                    failed_at = Some((last_offset, e.to_string()));
+                    break;
+                }
+            };
+            let (record, result) = rec.with_mut(|r| {
+                let mut offset = r.stream_pos();
+                // After a seek, the first member reports no member start of its own.
+                if gzip && first && offset < start {
+                    offset = start;
+                }
+                let h = r.headers();
+                let get = |k: &str| h.get(k).map(|v| v.trim().to_string());
+                let mut record = Record {
+                    warc_type: r.record_type().as_str().to_ascii_lowercase(),
+                    target_uri: get("WARC-Target-URI")
+                        .map(|u| u.trim_matches(['<', '>']).to_string()),
+                    record_id: get("WARC-Record-ID"),
+                    warc_date: get("WARC-Date"),
+                    ip: get("WARC-IP-Address"),
+                    identified_payload_type: get("WARC-Identified-Payload-Type"),
+                    truncated: get("WARC-Truncated"),
+                    offset,
+                    ..Default::default()
+                };
+                if record.warc_type.is_empty() || record.warc_type == "notype" {
+                    record.warc_type = "unknown".into();
+                }
+                let len = r.content_length();
+                let result = if len > opts.max_payload {
+                    Ok(false)
+                } else if let Some(reader) = r.reader_mut() {
+                    let mut buf = Vec::with_capacity(len as usize);
+                    reader.take(len).read_to_end(&mut buf).map(|_| {
+                        record.block = buf;
+                        true
+                    })
+                } else {
+                    Ok(true)
+                };
+                (record, result)
+            });
+            first = false;
+            last_offset = record.offset;
+            flush(&mut pending, record.offset, &mut f);
+            match result {
+                Ok(true) => pending = Some(ReadItem::Record(record)),
+                Ok(false) => pending = Some(ReadItem::TooLarge(record)),
+                Err(e) => {
+                    failed_at = Some((record.offset, e.to_string()));
+                    pending = Some(ReadItem::Broken(record, e.to_string()));
+                    break;
+                }
+            }
+        }
+        let Some((from, _why)) = failed_at else {
+            flush(&mut pending, file_len, &mut f);
+            return Ok(());
+        };
+        // Find where the next record starts after the damage.
+        let next = resync(path, from + 1, gzip)?;
+        let next_offset = next.unwrap_or(file_len);
+        let record_end = match &pending {
+            Some(ReadItem::Broken(r, _)) => r.offset,
+            _ => from,
+        };
+        flush(&mut pending, next_offset, &mut f);
+        let skipped = next_offset.saturating_sub(record_end.max(from));
+        f(ReadItem::Skipped {
+            reason: if gzip {
+                "corrupt_gzip_or_record"
+            } else {
+                "corrupt_record"
+            },
+            bytes: skipped,
+        });
+        match next {
+            Some(n) if n > start => start = n,
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// The next position at or after `from` where a record starts: a gzip member whose content
+/// begins with `WARC/`, or (plain files) a line `WARC/1.x`.
+fn resync(path: &Path, from: u64, gzip: bool) -> io::Result<Option<u64>> {
+    let mut fh = File::open(path)?;
+    fh.seek(SeekFrom::Start(from))?;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut base = from;
+    let needle: &[u8] = if gzip { b"\x1f\x8b\x08" } else { b"WARC/1." };
+    loop {
+        let n = read_full(&mut fh, &mut buf)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        for o in memmem::find_iter(&buf[..n], needle) {
+            let pos = base + o as u64;
+            if !gzip {
+                if o == 0 && pos == from || o > 0 && buf[o - 1] == b'\n' || pos == 0 {
+                    return Ok(Some(pos));
+                }
+                continue;
+            }
+            if member_starts_record(path, pos)? {
+                return Ok(Some(pos));
+            }
+        }
+        if n < buf.len() {
+            return Ok(None);
+        }
+        // Overlap the needle length so a match across the boundary is not missed.
+        let step = (n - needle.len()) as u64;
+        base += step;
+        fh.seek(SeekFrom::Start(base))?;
+    }
+}
+
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn member_starts_record(path: &Path, pos: u64) -> io::Result<bool> {
+    let mut fh = File::open(path)?;
+    fh.seek(SeekFrom::Start(pos))?;
+    let mut dec = flate2::read::GzDecoder::new(BufReader::new(fh.take(64 * 1024)));
+    let mut head = [0u8; 8];
+    let mut got = 0;
+    while got < head.len() {
+        match dec.read(&mut head[got..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => got += k,
+        }
+    }
+    Ok(got >= 6 && head.starts_with(b"WARC/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn record(uri: &str, body: &str) -> Vec<u8> {
+        let block = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{body}");
+        format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\nWARC-Record-ID: <urn:uuid:{uri}>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes()
+    }
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn read_all(bytes: &[u8]) -> Vec<ReadItem> {
+        let dir = std::env::temp_dir().join(format!(
+            "cowrex-warc-test-{}-{}",
+            std::process::id(),
+            bytes.len()
+        ));
+        std::fs::write(&dir, bytes).unwrap();
+        let mut items = Vec::new();
+        read_file(
+            &dir,
+            ReadOptions {
+                max_payload: 1 << 20,
+            },
+            |i| items.push(i),
+        )
+        .unwrap();
+        std::fs::remove_file(&dir).unwrap();
+        items
+    }
+
+    #[test]
+    fn offsets_and_lengths_of_gzip_members() {
+        let members: Vec<Vec<u8>> = (0..3)
+            .map(|i| gz(&record(&format!("http://x/{i}"), "<p>hi</p>")))
+            .collect();
+        let file: Vec<u8> = members.concat();
+        let items = read_all(&file);
+        let mut expect = 0u64;
+        assert_eq!(items.len(), 3);
+        for (item, m) in items.iter().zip(&members) {
+            let ReadItem::Record(r) = item else {
+                panic!("{item:?}")
+            };
+            assert_eq!((r.offset, r.length), (expect, m.len() as u64));
+            assert!(r.block.ends_with(b"<p>hi</p>"));
+            expect += m.len() as u64;
+        }
+    }
+
+    #[test]
+    fn garbage_and_truncated_members_lose_nothing_else() {
+        let a = gz(&record("http://x/a", "<p>a</p>"));
+        let b = gz(&record("http://x/b", "<p>b</p>"));
+        let c = gz(&record("http://x/c", "<p>c</p>"));
+        let mut file = a.clone();
+        file.extend_from_slice(b"some garbage between members");
+        file.extend_from_slice(&b[..b.len() / 2]); // truncated member
+        file.extend_from_slice(&c);
+        let items = read_all(&file);
+        let uris: Vec<String> = items
+            .iter()
+            .filter_map(|i| match i {
+                ReadItem::Record(r) => r.target_uri.clone(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(uris, vec!["http://x/a", "http://x/c"]);
+        assert!(items.iter().any(|i| matches!(i, ReadItem::Skipped { .. })));
+    }
+}
