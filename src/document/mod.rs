@@ -83,6 +83,8 @@ pub enum Skip {
     NoText,
     /// Rejected by the document filter (texrex's thresholds).
     Filtered,
+    /// A cap stopped segmentation before any text was found.
+    Capped,
 }
 
 impl Skip {
@@ -90,6 +92,7 @@ impl Skip {
         match self {
             Skip::NoText => "no_text",
             Skip::Filtered => "filtered",
+            Skip::Capped => "capped",
         }
     }
 }
@@ -216,7 +219,12 @@ pub fn analyze(
             closing_start: b.closing_start,
         })
         .collect();
-    let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(Skip::NoText)?;
+    let no_text = if seg.capped.is_some() {
+        Skip::Capped
+    } else {
+        Skip::NoText
+    };
+    let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(no_text)?;
     times.features += elapsed(&mut t);
 
     let mut blocks = Vec::new();
@@ -239,7 +247,7 @@ pub fn analyze(
     let figures = figures(&blocks, cfg.threshold);
     times.score += elapsed(&mut t);
     if blocks.is_empty() {
-        return Err(Skip::NoText);
+        return Err(no_text);
     }
     if let Some(flt) = cfg.filter
         && !passes(&figures, &flt)

@@ -304,6 +304,9 @@ fn process_record(
     if !html {
         return Err("skipped.not_html".into());
     }
+    if looks_binary(payload) {
+        return Err("skipped.binary".into());
+    }
     // Payloads still compressed by the server (crawlers normally store them decoded, often
     // without removing the header).
     let decoded;
@@ -390,6 +393,16 @@ fn decode_content(encoding: &str, payload: &[u8], cap: u64) -> Result<Option<Vec
         Ok(_) => Ok(Some(out)),
         Err(_) => Err("error.content_decoding".into()),
     }
+}
+
+/// Binary data served as HTML: many control characters (NUL and the like) in the first 4 KiB.
+fn looks_binary(payload: &[u8]) -> bool {
+    let head = &payload[..payload.len().min(4096)];
+    let control = head
+        .iter()
+        .filter(|&&b| b < 0x09 || (0x0e..0x1b).contains(&b))
+        .count();
+    !head.is_empty() && control * 20 > head.len()
 }
 
 /// Payloads without any Content-Type: HTML if they start like HTML.

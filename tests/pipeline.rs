@@ -1,0 +1,317 @@
+//! End-to-end tests of `cowrex process`, `extract` and `features`.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn sample_is_processed_and_deterministic_across_thread_counts() {
+    let (a, b) = (tempdir("det-j1"), tempdir("det-j4"));
+    assert!(
+        process(&[&fixture("sample.warc.gz")], &a, &["-j1"])
+            .status
+            .success()
+    );
+    assert!(
+        process(&[&fixture("sample.warc.gz")], &b, &["-j4"])
+            .status
+            .success()
+    );
+    let stats = check_outputs(&a, "sample");
+    check_outputs(&b, "sample");
+    assert_eq!(
+        std::fs::read(a.join("sample.xml.gz")).unwrap(),
+        std::fs::read(b.join("sample.xml.gz")).unwrap()
+    );
+    assert_eq!(
+        stats_without_time(&a, "sample"),
+        stats_without_time(&b, "sample")
+    );
+    // The sample's pages: 6 HTML responses written, the image, the 404 and the rest counted.
+    assert_eq!(stats["fates"]["written"], 6);
+    assert_eq!(stats["fates"]["skipped.not_html"], 1);
+    assert_eq!(stats["fates"]["skipped.http_status"], 1);
+    assert_eq!(stats["records_by_type"]["revisit"], 1);
+    // Charsets from BOM, HTTP header, meta and detection, all decoded.
+    let xml = String::from_utf8(gunzip(&a.join("sample.xml.gz"))).unwrap();
+    for text in [
+        "Café Müller öffnet wieder",
+        "Zażółć gęślą jaźń",
+        "東京の新しい図書館",
+        "The river festival returns",
+    ] {
+        assert!(xml.contains(text), "missing {text}");
+    }
+    assert!(
+        xml.contains(r#"sourcecharset="SHIFT_JIS""#)
+            && xml.contains(r#"sourcecharset="ISO-8859-2""#)
+    );
+    assert!(!xml.contains("not text"), "script content leaked");
+    // texrex's line format: one tag per line, 36-character ids, provenance metas.
+    let first = xml.lines().next().unwrap();
+    assert!(first.starts_with(r#"<doc url="https://example.org/news/festival" id=""#));
+    let id = &first[first.find(" id=\"").unwrap() + 5..][..36];
+    assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert!(xml.contains("<meta name=\"arcfile\" content=\"sample.warc.gz\" />"));
+    assert!(xml.contains("<title>\nThe river festival returns\n</title>"));
+}
+
+#[test]
+fn arc_offsets_point_at_the_records() {
+    let out = tempdir("offsets");
+    assert!(
+        process(&[&fixture("sample.warc.gz")], &out, &[])
+            .status
+            .success()
+    );
+    let xml = String::from_utf8(gunzip(&out.join("sample.xml.gz"))).unwrap();
+    let warc = std::fs::read(fixture("sample.warc.gz")).unwrap();
+    let num = |l: &str| {
+        l.split("content=\"")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches("\" />")
+            .parse::<usize>()
+            .unwrap()
+    };
+    let offsets: Vec<usize> = xml
+        .lines()
+        .filter(|l| l.starts_with("<meta name=\"arcoffset\""))
+        .map(num)
+        .collect();
+    let lengths: Vec<usize> = xml
+        .lines()
+        .filter(|l| l.starts_with("<meta name=\"arclength\""))
+        .map(num)
+        .collect();
+    let urls: Vec<&str> = xml
+        .lines()
+        .filter(|l| l.starts_with("<doc "))
+        .map(|l| l.split('"').nth(1).unwrap())
+        .collect();
+    for ((o, l), url) in offsets.iter().zip(&lengths).zip(&urls) {
+        let member = common::gunzip_bytes(&warc[*o..o + l]);
+        let text = String::from_utf8_lossy(&member);
+        assert!(text.starts_with("WARC/1.1"));
+        assert!(text.contains(&format!("WARC-Target-URI: {url}")));
+    }
+}
+
+#[test]
+fn broken_input_loses_nothing_else() {
+    let out = tempdir("broken");
+    let o = process(&[&fixture("broken.warc.gz")], &out, &["-j2"]);
+    assert!(o.status.success());
+    let stats = check_outputs(&out, "broken");
+    let xml = String::from_utf8(gunzip(&out.join("broken.xml.gz"))).unwrap();
+    for i in 1..=5 {
+        assert!(
+            xml.contains(&format!("url=\"https://example.org/good/{i}\"")),
+            "good/{i} lost"
+        );
+    }
+    assert!(xml.contains("url=\"https://example.org/bad-utf8\""));
+    let fates = &stats["fates"];
+    assert_eq!(fates["skipped.payload_too_large"], 1, "{stats}");
+    assert_eq!(fates["skipped.capped"], 1, "the 100,000-deep page: {stats}");
+    assert_eq!(fates["skipped.binary"], 1, "{stats}");
+    assert_eq!(stats["malformed_text"], 1);
+    // Garbage between members and the truncated member are skipped and reported.
+    assert!(
+        stats["stream_errors"]["corrupt_gzip_or_record"]
+            .as_u64()
+            .unwrap()
+            >= 2,
+        "{stats}"
+    );
+}
+
+#[test]
+fn caps_are_configurable() {
+    let out = tempdir("caps");
+    let o = process(
+        &[&fixture("broken.warc.gz")],
+        &out,
+        &[
+            "--max-payload",
+            "60000000",
+            "--max-depth",
+            "200000",
+            "--max-blocks",
+            "1000",
+        ],
+    );
+    assert!(o.status.success());
+    let stats = check_outputs(&out, "broken");
+    assert!(stats["fates"].get("skipped.payload_too_large").is_none());
+    assert_eq!(
+        stats["capped"]["blocks"], 1,
+        "the 50 MB page hits the block cap: {stats}"
+    );
+    let xml = String::from_utf8(gunzip(&out.join("broken.xml.gz"))).unwrap();
+    assert!(
+        xml.contains("\ndeep text\n"),
+        "with a higher depth cap the deep page is written"
+    );
+}
+
+#[test]
+fn unreadable_inputs_fail_clearly_without_stopping_the_batch() {
+    let out = tempdir("unreadable");
+    let missing = std::path::Path::new("/nonexistent/crawl.warc.gz");
+    let o = process(&[missing, &fixture("sample.warc.gz")], &out, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cannot read /nonexistent/crawl.warc.gz"),
+        "{err}"
+    );
+    check_outputs(&out, "sample");
+    // Not a WARC at all: reported as damage, the file still completes.
+    let junk = out.join("junk.warc");
+    std::fs::write(&junk, b"this is not a warc file\n").unwrap();
+    let o = process(&[&junk], &out, &[]);
+    assert!(o.status.success());
+    let stats = check_outputs(&out, "junk");
+    assert_eq!(stats["records"], 0);
+}
+
+#[test]
+fn stdin_and_directories_are_inputs() {
+    let out = tempdir("stdin");
+    let mut c = cowrex();
+    c.args(["process", "--no-progress", "-", "-o"]).arg(&out);
+    c.stdin(std::fs::File::open(fixture("sample.warc.gz")).unwrap());
+    assert!(c.output().unwrap().status.success());
+    let stats = check_outputs(&out, "stdin");
+    assert_eq!(stats["fates"]["written"], 6);
+    let dir_out = tempdir("dir");
+    assert!(process(&[&fixture("")], &dir_out, &[]).status.success());
+    check_outputs(&dir_out, "sample");
+    check_outputs(&dir_out, "broken");
+}
+
+#[test]
+fn shared_warc_files_are_processed() {
+    let Some(dir) = shared_data("warc") else {
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".warc.gz"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let stem = name
+            .trim_end_matches(".gz")
+            .trim_end_matches(".warc")
+            .to_string();
+        let (a, b) = (
+            tempdir(&format!("shared-1-{stem}")),
+            tempdir(&format!("shared-2-{stem}")),
+        );
+        assert!(process(&[&f], &a, &["-j1"]).status.success(), "{name}");
+        assert!(process(&[&f], &b, &["-j2"]).status.success(), "{name}");
+        let stats = check_outputs(&a, &stem);
+        assert!(stats["records"].as_u64().unwrap() > 0, "{name}: no records");
+        assert_eq!(
+            std::fs::read(a.join(format!("{stem}.xml.gz"))).unwrap(),
+            std::fs::read(b.join(format!("{stem}.xml.gz"))).unwrap(),
+            "{name}"
+        );
+        eprintln!("{name}: {}", stats["fates"]);
+    }
+}
+
+/// A small but realistic page: a head full of markup, navigation, and an article.
+fn sample_page() -> String {
+    let nav: String = ["Home", "News", "Sport", "Weather", "Login"]
+        .iter()
+        .map(|n| {
+            format!("<li class=\"menu-item\"><a class=\"menu-link\" href=\"/{n}\">{n}</a></li>\n")
+        })
+        .collect();
+    let para = "<p>This is a long paragraph of running text about the river festival, with several sentences. It should be kept as content by the model. Visitors come from far away, and the organisers expect more people than ever before.</p>\n";
+    format!(
+        "<!DOCTYPE html><html><head><title>T</title><link rel=\"stylesheet\" href=\"/a.css\"><style>{}</style></head><body><div id=\"nav\"><ul>{nav}</ul></div><div id=\"main\" class=\"article-body\">{}</div></body></html>",
+        ".x { color: red; }\n".repeat(40),
+        para.repeat(4)
+    )
+}
+
+#[test]
+fn extract_prints_text_or_every_block() {
+    let dir = tempdir("extract");
+    let page = dir.join("p.html");
+    std::fs::write(&page, sample_page()).unwrap();
+    let run = |fmt: &str| {
+        let o = cowrex()
+            .args(["extract", "--format", fmt])
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let text = run("text");
+    assert!(text.contains("This is a long paragraph"));
+    assert!(!text.contains("Login"), "{text}");
+    let tsv = run("tsv");
+    let rows: Vec<&str> = tsv.lines().collect();
+    assert_eq!(rows[0], "idx\tbpv\tbpc\tboilerplate\ttext");
+    assert_eq!(rows.len(), 10);
+    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 5));
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(json["blocks"].as_array().unwrap().len(), 9);
+    assert_eq!(json["title"], "T");
+    // --threshold changes the decision; everything is content at 1.0.
+    let o = cowrex()
+        .args(["extract", "--threshold", "1.0"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(o.stdout).unwrap().contains("Login"));
+}
+
+#[test]
+fn features_prints_37_values_per_block() {
+    let dir = tempdir("features");
+    let page = dir.join("p.html");
+    std::fs::write(&page, sample_page()).unwrap();
+    let o = cowrex()
+        .args(["features", "--texrex"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9);
+    for (i, l) in lines.iter().enumerate() {
+        let cols: Vec<&str> = l.split('\t').collect();
+        assert_eq!(cols.len(), 39, "{l}");
+        assert_eq!(cols[0], i.to_string());
+        assert!(cols[2..].iter().all(|v| v.parse::<f64>().is_ok()));
+    }
+    assert!(lines[0].starts_with("0\tHome\t0.003\t"), "{}", lines[0]);
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let o = cowrex().args(["process", "x.warc.gz"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let dir = tempdir("badmodel");
+    let m = dir.join("m.mlp");
+    std::fs::write(&m, "not a model").unwrap();
+    let o = cowrex()
+        .args(["extract", "--model"])
+        .arg(&m)
+        .arg(fixture("sample.warc.gz"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a cowrex MLP"));
+}
