@@ -83,7 +83,7 @@ struct ProcessArgs {
     #[arg(long)]
     filter: bool,
     /// gzip level of the XML output (0-9).
-    #[arg(long, default_value_t = 6, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=9))]
+    #[arg(long, default_value_t = 3, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=9))]
     compression: u32,
     /// Never show a progress bar (it is shown only on a terminal anyway).
     #[arg(long)]

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Throughput benchmark: cowrex vs. fastwarc + resiliparse on the same Common-Crawl-shaped WARC.
+
+Builds target/bench/pages.warc.gz from the ~2,400 pages in ../shared/data/pages (one gzip member
+per record; request, response and metadata record per page, as in Common Crawl), then runs, in
+one go and each in its own process:
+
+  * cowrex process -j1 (the whole pipeline: read, decode, segment, features, MLP, XML writing)
+  * fastwarc + resiliparse: extract_plain_text(main_content=True) on every HTML response
+
+and reports documents per CPU-second, MB/s of uncompressed HTML per CPU-second and peak RSS.
+Peak memory is also measured on the WARC repeated three times, to show it does not grow with
+the input. The peers are installed from PyPI into target/bench/venv on first use.
+
+Usage: python3 scripts/bench.py [--repeat N]
+"""
+import argparse
+import glob
+import gzip
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAGES = os.path.join(ROOT, "..", "shared", "data", "pages", "html")
+OUT = os.path.join(ROOT, "target", "bench")
+VENV = os.path.join(OUT, "venv")
+
+PEER = r'''
+import sys
+from fastwarc.warc import ArchiveIterator, WarcRecordType
+from resiliparse.extract.html2text import extract_plain_text
+from resiliparse.parse.encoding import detect_encoding, bytes_to_str
+docs = 0
+chars = 0
+with open(sys.argv[1], "rb") as f:
+    for rec in ArchiveIterator(f, record_types=WarcRecordType.response, parse_http=True):
+        body = rec.reader.read()
+        html = bytes_to_str(body, detect_encoding(body))
+        chars += len(extract_plain_text(html, main_content=True))
+        docs += 1
+print(docs, chars)
+'''
+
+
+def member(data):
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=6) as g:
+        g.write(data)
+    return buf.getvalue()
+
+
+def record(wtype, uri, block, n, ctype):
+    head = ("WARC/1.1\r\nWARC-Type: %s\r\nWARC-Date: 2024-05-01T12:00:00Z\r\n"
+            "WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\nWARC-Target-URI: %s\r\n"
+            "WARC-IP-Address: 192.0.2.1\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n") % (wtype, n, uri, ctype, len(block))
+    return head.encode() + block + b"\r\n\r\n"
+
+
+def build_warc(path):
+    files = sorted(glob.glob(os.path.join(PAGES, "*", "*.html*")))
+    if not files:
+        sys.exit("no pages in %s: the benchmark needs ../shared/data/pages" % PAGES)
+    html_bytes = 0
+    with open(path, "wb") as out:
+        info = b"software: cowrex bench\r\n"
+        out.write(member(record("warcinfo", "", info, 0, "application/warc-fields")))
+        for i, f in enumerate(files):
+            with open(f, "rb") as fh:
+                body = fh.read()
+            if f.endswith(".gz"):
+                body = gzip.decompress(body)
+            html_bytes += len(body)
+            uri = "https://bench.example/%s/%s" % (os.path.basename(os.path.dirname(f)), os.path.basename(f))
+            req = ("GET %s HTTP/1.1\r\nHost: bench.example\r\n\r\n" % uri).encode()
+            out.write(member(record("request", uri, req, 3 * i + 1, "application/http; msgtype=request")))
+            resp = ("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Length: %d\r\n\r\n" % len(body)).encode() + body
+            out.write(member(record("response", uri, resp, 3 * i + 2, "application/http; msgtype=response")))
+            meta = b"fetchTimeMs: 100\r\n"
+            out.write(member(record("metadata", uri, meta, 3 * i + 3, "application/warc-fields")))
+    return len(files), html_bytes
+
+
+def run_measured(cmd):
+    """Run cmd (stderr discarded); return (user+sys CPU seconds, wall seconds, peak RSS MiB)."""
+    t0 = time.time()
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        try:
+            os.execvp(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("failed: %s" % " ".join(cmd))
+    return ru.ru_utime + ru.ru_stime, time.time() - t0, ru.ru_maxrss / 1024.0
+
+
+def ensure_peers():
+    py = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(py):
+        subprocess.check_call([sys.executable, "-m", "venv", VENV])
+    try:
+        subprocess.check_call([py, "-c", "import fastwarc, resiliparse"], stderr=subprocess.DEVNULL)
+    except subprocess.CalledProcessError:
+        subprocess.check_call([py, "-m", "pip", "install", "--quiet", "fastwarc", "resiliparse"])
+    return py
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per tool; the best CPU time counts")
+    args = ap.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    warc = os.path.join(OUT, "pages.warc.gz")
+    pages, html_bytes = build_warc(warc)
+    warc3 = os.path.join(OUT, "pages3.warc.gz")
+    with open(warc3, "wb") as f:
+        data = open(warc, "rb").read()
+        f.write(data * 3)
+    subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+    cowrex = os.path.join(ROOT, "target", "release", "cowrex")
+    py = ensure_peers()
+    peer_script = os.path.join(OUT, "peer.py")
+    with open(peer_script, "w") as f:
+        f.write(PEER)
+
+    rows = []
+    best = None
+    for _ in range(args.repeat):
+        r = run_measured([cowrex, "process", "--no-progress", "-j1", warc, "-o", os.path.join(OUT, "out")])
+        best = r if best is None or r[0] < best[0] else best
+    stats = json.load(open(os.path.join(OUT, "out", "pages.stats.json")))
+    # Documents = HTML responses processed (those without any text are counted too, as
+    # resiliparse returns an empty string for them).
+    docs = stats["records_by_type"]["response"]
+    rows.append(("cowrex process -j1", docs, best))
+    best = None
+    for _ in range(args.repeat):
+        r = run_measured([py, peer_script, warc])
+        best = r if best is None or r[0] < best[0] else best
+    rows.append(("fastwarc + resiliparse (main_content=True)", pages, best))
+    big = run_measured([cowrex, "process", "--no-progress", "-j1", warc3, "-o", os.path.join(OUT, "out3")])
+
+    mb = html_bytes / 1e6
+    print("Input: %d pages, %.1f MB of HTML, WARC %.1f MB (gzip per record)\n" % (pages, mb, os.path.getsize(warc) / 1e6))
+    print("| tool | documents | CPU s | docs per CPU-second | HTML MB per CPU-second | wall s | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|")
+    for name, n, (cpu, wall, rss) in rows:
+        print("| %s | %d | %.2f | %.0f | %.1f | %.2f | %.0f |" % (name, n, cpu, n / cpu, mb / cpu, wall, rss))
+    print("\nPeak RSS of cowrex -j1 on the WARC repeated 3 times: %.0f MiB (once: %.0f MiB)" % (big[2], rows[0][2][2]))
+
+
+if __name__ == "__main__":
+    main()
