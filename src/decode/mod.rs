@@ -172,7 +172,9 @@ pub fn is_xml_illegal(c: char) -> bool {
 /// Remove characters XML does not allow (in place, only when there are any).
 pub fn strip_xml_illegal(s: &mut String) {
     // All illegal characters are ASCII controls or U+FFFE/U+FFFF (UTF-8 `EF BF BE/BF`).
-    let suspicious = s.bytes().any(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0xEF);
+    let suspicious = s
+        .bytes()
+        .any(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0xEF);
     if suspicious && s.chars().any(is_xml_illegal) {
         s.retain(|c| !is_xml_illegal(c));
     }
