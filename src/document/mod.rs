@@ -6,7 +6,7 @@ use std::time::Instant;
 use md5::{Digest, Md5};
 
 use crate::classify::mlp::Mlp;
-use crate::decode::{self, Sniffed};
+use crate::decode;
 use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
 use crate::html::{self, Cap, Doctype, Limits, Syntax};
 
@@ -208,16 +208,7 @@ pub fn analyze(
         .blocks
         .iter()
         .zip(&cleansed)
-        .map(|(b, c)| BlockInput {
-            cleansed: c,
-            length_raw: b.last_raw.saturating_sub(b.first_raw),
-            open_tags: b.open_tags,
-            close_tags: b.close_tags,
-            anchors: b.anchors,
-            skipped_divs: b.skipped_divs,
-            container: b.container,
-            closing_start: b.closing_start,
-        })
+        .map(|(block, cleansed)| BlockInput { block, cleansed })
         .collect();
     let no_text = if seg.capped.is_some() {
         Skip::Capped
@@ -268,7 +259,7 @@ pub fn analyze(
     Ok(Document {
         id: doc_id(&page.meta),
         meta: page.meta,
-        source_charset: charset_name(&sniffed),
+        source_charset: sniffed.name(),
         doctype: seg.doctype,
         title,
         keywords,
@@ -283,10 +274,6 @@ pub fn analyze(
         malformed,
         evidence: Some(sniffed.evidence),
     })
-}
-
-fn charset_name(s: &Sniffed) -> String {
-    s.name()
 }
 
 /// texrex's output text: runs of spaces collapsed, trimmed; then NFC and XML-safe.

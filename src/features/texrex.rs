@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use unicode_general_category::{GeneralCategory as Gc, get_general_category};
 
 use super::entities;
-use crate::html::{Container, Doctype};
+use crate::html::{Container, Doctype, RawBlock};
 
 /// Number of texrex features.
 pub const N_FEATURES: usize = 37;
@@ -379,16 +379,10 @@ fn ends_in_punct(text: &str) -> bool {
 /// What the feature extractor needs to know about one block.
 #[derive(Debug, Clone, Copy)]
 pub struct BlockInput<'a> {
+    /// The block as segmented (positions and tag counts).
+    pub block: &'a RawBlock,
     /// The block's text after the second pass (empty for blocks the second pass invalidated).
     pub cleansed: &'a Cleansed,
-    /// Raw length (`last_raw − first_raw`).
-    pub length_raw: usize,
-    pub open_tags: u32,
-    pub close_tags: u32,
-    pub anchors: u32,
-    pub skipped_divs: u32,
-    pub container: Container,
-    pub closing_start: bool,
 }
 
 /// Compute the 37 features for every block of a document; `None` marks blocks texrex treats
@@ -407,14 +401,15 @@ pub fn document_features(
     let number = blocks.len() as f64;
     let mut out: Vec<Option<Features>> = Vec::with_capacity(blocks.len());
     let mut text_mass = 0usize;
-    for (i, b) in blocks.iter().enumerate() {
-        let text = &b.cleansed.text;
+    for (i, input) in blocks.iter().enumerate() {
+        let (b, c) = (input.block, input.cleansed);
+        let text = &c.text;
         if text.is_empty() {
             out.push(None);
             continue;
         }
         let mut m = [0.0f64; N_FEATURES];
-        let length_raw = b.length_raw.max(1) as f64;
+        let length_raw = b.last_raw.saturating_sub(b.first_raw).max(1) as f64;
         let len_text_us = utf8_size(text).max(1);
         let len_text = len_text_us as f64;
         m[0] = if len_text > TEXT_CLAMP {
@@ -440,10 +435,10 @@ pub fn document_features(
         m[6] = k.punct as f64 / len_text;
         m[7] = (k.upper + k.lower) as f64 / true_len;
         m[8] = k.number as f64 / true_len;
-        m[9] = b.cleansed.tags as f64 / true_len;
-        m[10] = b.cleansed.emails as f64 / true_len;
-        m[11] = b.cleansed.uris as f64 / true_len;
-        m[12] = b.cleansed.hashtags as f64 / true_len;
+        m[9] = c.tags as f64 / true_len;
+        m[10] = c.emails as f64 / true_len;
+        m[11] = c.uris as f64 / true_len;
+        m[12] = c.hashtags as f64 / true_len;
         m[13] = k.years as f64 / true_len;
         m[14] = b.anchors as f64 / true_len;
         m[15] = if k.upper + k.lower > 0 {
@@ -604,26 +599,32 @@ mod tests {
             text: "x".repeat(100),
             ..Default::default()
         };
+        let home = RawBlock {
+            first_raw: 10,
+            last_raw: 43,
+            open_tags: 18,
+            close_tags: 5,
+            anchors: 2,
+            skipped_divs: 13,
+            container: Container::Li,
+            ..Default::default()
+        };
+        let para = RawBlock {
+            first_raw: 50,
+            last_raw: 250,
+            open_tags: 1,
+            close_tags: 1,
+            container: Container::P,
+            ..Default::default()
+        };
         let blocks = [
             BlockInput {
+                block: &home,
                 cleansed: &c,
-                length_raw: 33,
-                open_tags: 18,
-                close_tags: 5,
-                anchors: 2,
-                skipped_divs: 13,
-                container: Container::Li,
-                closing_start: false,
             },
             BlockInput {
+                block: &para,
                 cleansed: &other,
-                length_raw: 200,
-                open_tags: 1,
-                close_tags: 1,
-                anchors: 0,
-                skipped_divs: 0,
-                container: Container::P,
-                closing_start: false,
             },
         ];
         let f = document_features(&blocks, Doctype::Xhtml, 1000).unwrap();

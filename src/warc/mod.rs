@@ -83,14 +83,15 @@ pub fn read_file(path: &Path, opts: ReadOptions, mut f: impl FnMut(ReadItem)) ->
             ..Default::default()
         };
         let iter = ArchiveIterator::with_options(reader, options);
-        let mut failed_at: Option<(u64, String)> = None;
+        // Where the damage was met: the start of the last record read (or of this pass).
+        let mut failed_at: Option<u64> = None;
         let mut first = true;
         let mut last_offset = start;
         for item in iter {
             let rec = match item {
                 Ok(r) => r,
-                Err(e) => {
-                    failed_at = Some((last_offset, e.to_string()));
+                Err(_) => {
+                    failed_at = Some(last_offset);
                     break;
                 }
             };
@@ -138,13 +139,13 @@ pub fn read_file(path: &Path, opts: ReadOptions, mut f: impl FnMut(ReadItem)) ->
                 Ok(true) => pending = Some(ReadItem::Record(record)),
                 Ok(false) => pending = Some(ReadItem::TooLarge(record)),
                 Err(e) => {
-                    failed_at = Some((record.offset, e.to_string()));
+                    failed_at = Some(record.offset);
                     pending = Some(ReadItem::Broken(record, e.to_string()));
                     break;
                 }
             }
         }
-        let Some((from, _why)) = failed_at else {
+        let Some(from) = failed_at else {
             flush(&mut pending, file_len, &mut f);
             return Ok(());
         };
