@@ -10,8 +10,14 @@ pub mod classify;
 pub mod cli;
 pub mod decode;
 pub mod document;
+pub mod eval;
 pub mod features;
 pub mod html;
 pub mod output;
 pub mod pipeline;
 pub mod warc;
+
+/// Lower-case hexadecimal of bytes (checksums, ids).
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

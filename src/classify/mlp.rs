@@ -362,6 +362,37 @@ pub struct TrainConfig {
     pub hidden: usize,
     pub epochs: usize,
     pub seed: u64,
+    pub error: ErrorFunction,
+}
+
+/// The error whose gradient training follows (FANN's `train_error_function`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ErrorFunction {
+    /// Squared error: the slope is the difference itself.
+    Linear,
+    /// FANN's default, which texrex's networks were trained with: the difference `d` (halved,
+    /// as FANN does for symmetric outputs) becomes `ln((1+d)/(1−d))`, so large errors weigh more.
+    #[default]
+    Tanh,
+}
+
+impl ErrorFunction {
+    fn slope(self, diff: f32) -> f64 {
+        let d = diff as f64;
+        match self {
+            ErrorFunction::Linear => d,
+            ErrorFunction::Tanh => {
+                let d = d / 2.0;
+                if d <= -0.9999999 {
+                    -17.0
+                } else if d >= 0.9999999 {
+                    17.0
+                } else {
+                    ((1.0 + d) / (1.0 - d)).ln()
+                }
+            }
+        }
+    }
 }
 
 /// SplitMix64: a tiny, well-known generator for reproducible weight initialisation (a whole
@@ -420,7 +451,7 @@ pub fn train(data: &Dataset, cfg: TrainConfig) -> Mlp {
             }
             let out = linear_piece_symmetric(sum_out, mlp.output_steepness);
             // d(error)/d(sum_out), with FANN's derivative of the linear piece (its steepness).
-            let delta_out = (out - data.y[i]) as f64 * mlp.output_steepness as f64;
+            let delta_out = cfg.error.slope(out - data.y[i]) * mlp.output_steepness as f64;
             let units = go
                 .iter_mut()
                 .zip(&hidden_out)
@@ -502,6 +533,85 @@ impl Confusion {
     }
 }
 
+/// The rows of `data` whose index is (or is not) `fold` modulo `k`.
+fn fold_split(data: &Dataset, k: usize, fold: usize) -> (Dataset, Dataset) {
+    let empty = || Dataset {
+        inputs: data.inputs,
+        ..Default::default()
+    };
+    let (mut train, mut test) = (empty(), empty());
+    for i in 0..data.len() {
+        let d = if i % k == fold { &mut test } else { &mut train };
+        d.x.extend_from_slice(data.row(i));
+        d.y.push(data.y[i]);
+    }
+    (train, test)
+}
+
+/// K-fold cross-validation: row `i` falls in fold `i mod k` (the rows of one page stay spread
+/// over the folds, as in texrex's own evaluation). Returns each row's output from the network
+/// trained without its fold. Folds train on up to `threads` threads; the result does not
+/// depend on the thread count.
+pub fn cross_validate(data: &Dataset, cfg: TrainConfig, k: usize, threads: usize) -> Vec<f32> {
+    assert!(k >= 2 && k <= data.len(), "2 ≤ k ≤ rows");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let folds: Vec<(usize, Vec<f32>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.clamp(1, k))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let fold = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if fold >= k {
+                            return done;
+                        }
+                        let (train_set, test) = fold_split(data, k, fold);
+                        let m = train(&train_set, cfg);
+                        let out = (0..test.len()).map(|i| m.run(test.row(i))).collect();
+                        done.push((fold, out));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("training does not panic"))
+            .collect()
+    });
+    let mut outputs = vec![0f32; data.len()];
+    for (fold, out) in folds {
+        for (j, o) in out.into_iter().enumerate() {
+            outputs[fold + j * k] = o;
+        }
+    }
+    outputs
+}
+
+/// Figures for precomputed outputs at a threshold.
+pub fn confusion(outputs: &[f32], targets: &[f32], threshold: f32) -> Confusion {
+    let mut c = Confusion::default();
+    for (o, t) in outputs.iter().zip(targets) {
+        c.add(*o > threshold, *t > 0.5);
+    }
+    c
+}
+
+/// The threshold (in steps of 0.01 over [0, 1), as in texrex's paper) where precision and
+/// recall are closest, with its figures; thresholds that predict no boilerplate at all are left
+/// out.
+pub fn balanced_threshold(outputs: &[f32], targets: &[f32]) -> Option<(f32, Confusion)> {
+    (0..100)
+        .map(|t| {
+            let th = t as f32 / 100.0;
+            (th, confusion(outputs, targets, th))
+        })
+        .filter(|(_, c)| c.tp + c.fp > 0)
+        .min_by(|a, b| {
+            let gap = |c: &Confusion| (c.precision() - c.recall()).abs();
+            gap(&a.1).total_cmp(&gap(&b.1))
+        })
+}
+
 /// Evaluate a network on a data set at a threshold.
 pub fn evaluate(mlp: &Mlp, data: &Dataset, threshold: f32) -> Confusion {
     let mut c = Confusion::default();
@@ -537,6 +647,7 @@ mod tests {
             hidden: 4,
             epochs: 300,
             seed: 7,
+            error: ErrorFunction::Tanh,
         };
         let a = train(&d, cfg);
         assert_eq!(a, train(&d, cfg));
@@ -551,6 +662,7 @@ mod tests {
                 hidden: 3,
                 epochs: 5,
                 seed: 1,
+                error: ErrorFunction::Linear,
             },
         );
         assert_eq!(Mlp::parse(&m.to_compact()).unwrap(), m);

@@ -1,22 +1,272 @@
-//! Block scorers. Each fills one score per block (0 = content, 1 = boilerplate).
+//! Block scorers: texrex's MLP per language (0 = content, 1 = boilerplate) and NCleaner's n-gram
+//! models (bits per character, positive = clean), with the language identification that picks
+//! them.
 
 pub mod mlp;
+pub mod ngram;
 
+use std::io::Read;
+
+use md5::{Digest, Md5};
 use mlp::Mlp;
+use ngram::NgramModel;
 
-/// The default English texrex MLP, trained by `cowrex train mlp` (see `models/MODELS.md`).
-pub const DEFAULT_MLP: &str = include_str!("../../models/texrex-en.mlp");
+/// The languages with a built-in MLP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModelLang {
+    En,
+    De,
+    Fr,
+    Sv,
+}
 
-/// Load the built-in English model.
-pub fn default_mlp() -> Mlp {
-    Mlp::parse(DEFAULT_MLP).expect("built-in model is valid (checked by tests)")
+impl ModelLang {
+    pub const ALL: [ModelLang; 4] = [ModelLang::En, ModelLang::De, ModelLang::Fr, ModelLang::Sv];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            ModelLang::En => "en",
+            ModelLang::De => "de",
+            ModelLang::Fr => "fr",
+            ModelLang::Sv => "sv",
+        }
+    }
+
+    pub fn from_code(s: &str) -> Option<ModelLang> {
+        Self::ALL.into_iter().find(|l| l.code() == s)
+    }
+
+    /// The model for an identified language: its own where there is one, English otherwise.
+    pub fn for_language(lang: Option<whatlang::Lang>) -> ModelLang {
+        match lang {
+            Some(whatlang::Lang::Deu) => ModelLang::De,
+            Some(whatlang::Lang::Fra) => ModelLang::Fr,
+            Some(whatlang::Lang::Swe) => ModelLang::Sv,
+            _ => ModelLang::En,
+        }
+    }
+
+    fn builtin_text(self) -> &'static str {
+        match self {
+            ModelLang::En => include_str!("../../models/texrex-en.mlp"),
+            ModelLang::De => include_str!("../../models/texrex-de.mlp"),
+            ModelLang::Fr => include_str!("../../models/texrex-fr.mlp"),
+            ModelLang::Sv => include_str!("../../models/texrex-sv.mlp"),
+        }
+    }
+}
+
+/// Which MLP scores a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LangChoice {
+    /// Identify the document's language and use its model (English when there is none).
+    Auto,
+    Fixed(ModelLang),
+}
+
+/// Which n-gram model scores blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NgramChoice {
+    Off,
+    /// The standard (lexical) model for English documents, the non-lexical one for the rest.
+    Auto,
+    Standard,
+    NonLexical,
+}
+
+/// The built-in English standard n-gram model (gzipped text, see `models/MODELS.md`).
+const NGRAM_STANDARD: &[u8] = include_bytes!("../../models/ncleaner-en-standard.ngram.gz");
+/// The built-in English non-lexical n-gram model.
+const NGRAM_NON_LEXICAL: &[u8] = include_bytes!("../../models/ncleaner-en-nonlexical.ngram.gz");
+
+/// Decompress a gzipped model text.
+pub fn gunzip_text(bytes: &[u8]) -> std::io::Result<String> {
+    let mut s = String::new();
+    flate2::read::GzDecoder::new(bytes).read_to_string(&mut s)?;
+    Ok(s)
+}
+
+/// Read an n-gram model file, gzipped or not.
+pub fn read_ngram(bytes: &[u8], q: Option<f64>) -> Result<NgramModel, String> {
+    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        gunzip_text(bytes).map_err(|e| e.to_string())?
+    } else {
+        String::from_utf8(bytes.to_vec()).map_err(|_| "not UTF-8".to_string())?
+    };
+    NgramModel::parse(&text, q).map_err(|e| e.to_string())
+}
+
+/// All scorers of a run.
+#[derive(Debug, Clone)]
+pub struct Models {
+    /// One MLP per built-in language (all the same when a model file was given).
+    mlps: Vec<(ModelLang, Mlp)>,
+    pub lang: LangChoice,
+    pub ngram: NgramChoice,
+    standard: Option<NgramModel>,
+    non_lexical: Option<NgramModel>,
+    /// MD5 over every model's text and the choices, for `done.json`.
+    pub checksum: String,
+}
+
+impl Models {
+    /// The built-in models. `mlp` replaces every language's MLP (`--model`); `ngram_file`
+    /// replaces the n-gram model that `ngram` selects.
+    pub fn new(
+        lang: LangChoice,
+        mlp: Option<(Mlp, String)>,
+        ngram: NgramChoice,
+        ngram_file: Option<NgramModel>,
+    ) -> Models {
+        let mut sum = Md5::new();
+        sum.update(format!("lang={lang:?} ngram={ngram:?}\n"));
+        let mlps = ModelLang::ALL
+            .into_iter()
+            .map(|l| {
+                let (m, text) = match &mlp {
+                    Some((m, text)) => (m.clone(), text.as_str()),
+                    None => (
+                        Mlp::parse(l.builtin_text()).expect("built-in models are valid (tested)"),
+                        l.builtin_text(),
+                    ),
+                };
+                sum.update(text);
+                (l, m)
+            })
+            .collect();
+        let load = |bytes: &[u8]| read_ngram(bytes, None).expect("built-in models are valid");
+        let (mut standard, mut non_lexical) = (None, None);
+        match (ngram, ngram_file) {
+            (NgramChoice::Off, _) => {}
+            (NgramChoice::NonLexical, Some(m)) => non_lexical = Some(m),
+            (_, Some(m)) => standard = Some(m),
+            (NgramChoice::Standard, None) => standard = Some(load(NGRAM_STANDARD)),
+            (NgramChoice::NonLexical, None) => non_lexical = Some(load(NGRAM_NON_LEXICAL)),
+            (NgramChoice::Auto, None) => {
+                standard = Some(load(NGRAM_STANDARD));
+                non_lexical = Some(load(NGRAM_NON_LEXICAL));
+            }
+        }
+        for m in standard.iter().chain(&non_lexical) {
+            sum.update(m.to_text());
+        }
+        Models {
+            mlps,
+            lang,
+            ngram,
+            standard,
+            non_lexical,
+            checksum: crate::hex(&sum.finalize()),
+        }
+    }
+
+    /// The built-in models with language identification and n-gram scoring on.
+    pub fn builtin() -> Models {
+        Models::new(LangChoice::Auto, None, NgramChoice::Auto, None)
+    }
+
+    /// Whether the document's language must be identified.
+    pub fn needs_language(&self) -> bool {
+        self.lang == LangChoice::Auto || self.ngram == NgramChoice::Auto
+    }
+
+    /// The MLP for a document in `lang` (the identified language, if any).
+    pub fn mlp(&self, lang: Option<whatlang::Lang>) -> (ModelLang, &Mlp) {
+        let want = match self.lang {
+            LangChoice::Fixed(l) => l,
+            LangChoice::Auto => ModelLang::for_language(lang),
+        };
+        let (l, m) = self
+            .mlps
+            .iter()
+            .find(|(l, _)| *l == want)
+            .expect("one per language");
+        (*l, m)
+    }
+
+    /// The n-gram model for a document in `lang`, if n-gram scoring is on.
+    pub fn ngram(&self, lang: Option<whatlang::Lang>) -> Option<&NgramModel> {
+        match self.ngram {
+            NgramChoice::Off => None,
+            NgramChoice::Standard => self.standard.as_ref(),
+            NgramChoice::NonLexical => self.non_lexical.as_ref(),
+            NgramChoice::Auto if lang == Some(whatlang::Lang::Eng) => self.standard.as_ref(),
+            NgramChoice::Auto => self.non_lexical.as_ref().or(self.standard.as_ref()),
+        }
+    }
+}
+
+/// Identify a document's language from its block texts: the longer blocks first (they are
+/// more often running text), at most `MAX_LANG_BYTES` of text. `None` unless whatlang is sure.
+pub fn identify_language<'a>(blocks: impl Iterator<Item = &'a str>) -> Option<whatlang::Lang> {
+    const MAX_LANG_BYTES: usize = 2048;
+    let mut texts: Vec<&str> = blocks.filter(|t| t.len() >= 20).collect();
+    // Stable sort: ties keep document order, so the choice is deterministic.
+    texts.sort_by_key(|t| std::cmp::Reverse(t.len()));
+    let mut sample = String::new();
+    for t in texts {
+        if sample.len() >= MAX_LANG_BYTES {
+            break;
+        }
+        let end = t.floor_char_boundary((MAX_LANG_BYTES - sample.len()).min(t.len()));
+        sample.push_str(&t[..end]);
+        sample.push('\n');
+    }
+    let info = whatlang::detect(&sample)?;
+    info.is_reliable().then(|| info.lang())
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn builtin_model_loads() {
-        let m = super::default_mlp();
-        assert_eq!((m.inputs, m.hidden), (37, 18));
+    fn builtin_models_load() {
+        let m = Models::builtin();
+        for l in ModelLang::ALL {
+            let (got, mlp) = m.mlp(match l {
+                ModelLang::En => Some(whatlang::Lang::Eng),
+                ModelLang::De => Some(whatlang::Lang::Deu),
+                ModelLang::Fr => Some(whatlang::Lang::Fra),
+                ModelLang::Sv => Some(whatlang::Lang::Swe),
+            });
+            assert_eq!((got, mlp.inputs, mlp.hidden), (l, 37, 18));
+        }
+        assert_eq!(m.mlp(Some(whatlang::Lang::Jpn)).0, ModelLang::En);
+        assert_eq!(m.mlp(None).0, ModelLang::En);
+        let std = m.ngram(Some(whatlang::Lang::Eng)).unwrap();
+        assert_eq!(std.params, ngram::Params::STANDARD);
+        let nl = m.ngram(Some(whatlang::Lang::Deu)).unwrap();
+        assert_eq!(nl.params, ngram::Params::NON_LEXICAL);
+    }
+
+    #[test]
+    fn fixed_language_and_checksums() {
+        let fixed = Models::new(
+            LangChoice::Fixed(ModelLang::Sv),
+            None,
+            NgramChoice::Off,
+            None,
+        );
+        assert_eq!(fixed.mlp(Some(whatlang::Lang::Eng)).0, ModelLang::Sv);
+        assert!(fixed.ngram(Some(whatlang::Lang::Eng)).is_none());
+        assert_ne!(fixed.checksum, Models::builtin().checksum);
+    }
+
+    #[test]
+    fn identifies_languages() {
+        let de = "Die Bundesregierung hat am Mittwoch beschlossen, die Förderung für den Ausbau \
+                  der erneuerbaren Energien deutlich zu erhöhen, wie ein Sprecher mitteilte.";
+        let sv = "Regeringen meddelade på onsdagen att stödet till förnybar energi ska öka \
+                  kraftigt under de kommande åren, enligt ett pressmeddelande.";
+        assert_eq!(
+            identify_language([de, "Home"].into_iter()),
+            Some(whatlang::Lang::Deu)
+        );
+        assert_eq!(
+            identify_language([sv].into_iter()),
+            Some(whatlang::Lang::Swe)
+        );
+        assert_eq!(identify_language(["ok"].into_iter()), None);
     }
 }

@@ -6,10 +6,12 @@ use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::classify::{self, mlp};
+use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
 use crate::document::{self, Config, DocFilter, Meta, Page, StageTimes};
+use crate::eval;
 use crate::features::texrex::format_general;
 use crate::html::{Limits, Syntax};
+use crate::output::xml;
 use crate::pipeline::{self, Input, RunConfig};
 use crate::warc::http;
 
@@ -40,13 +42,52 @@ enum Command {
     /// Train models.
     #[command(subcommand)]
     Train(TrainCommand),
+    /// Measure extraction against gold texts (bag-of-words precision, recall and F1 per set).
+    Eval(EvalArgs),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LangArg {
+    Auto,
+    En,
+    De,
+    Fr,
+    Sv,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum NgramArg {
+    Auto,
+    Standard,
+    Nonlexical,
+    Off,
 }
 
 #[derive(Args, Clone)]
 struct ModelArgs {
-    /// Boilerplate MLP (cowrex compact format or FANN .net); default: the built-in English model.
+    /// Which built-in MLP scores a document: `auto` identifies the document's language
+    /// (whatlang) and uses the en/de/fr/sv model, English for other or unidentified languages.
+    #[arg(long, value_enum, default_value_t = LangArg::Auto)]
+    lang: LangArg,
+    /// Boilerplate MLP for every document instead of the built-in ones (cowrex compact format
+    /// or FANN .net).
     #[arg(long, value_name = "FILE")]
     model: Option<PathBuf>,
+    /// NCleaner n-gram score per block: `auto` uses the standard (English) model for English
+    /// documents and the non-lexical model for the rest.
+    #[arg(long, value_enum, default_value_t = NgramArg::Auto)]
+    ngram: NgramArg,
+    /// N-gram model file (from `cowrex train ngram`) instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    ngram_model: Option<PathBuf>,
+    /// A segment is clean when its n-gram score (bits per character) is at least this.
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        value_name = "BITS",
+        allow_negative_numbers = true
+    )]
+    bias: f32,
     /// A block whose score is above this is boilerplate.
     #[arg(long, default_value_t = 0.5, value_name = "T")]
     threshold: f32,
@@ -108,6 +149,10 @@ struct ExtractArgs {
     /// URL of the page (for host and charset hints).
     #[arg(long, default_value = "")]
     url: String,
+    /// FILE is plain text (a text dump), not HTML: its paragraphs (separated by blank lines)
+    /// are scored with the n-gram model; `text` prints those scoring at least `--bias`.
+    #[arg(long)]
+    plain_text: bool,
     #[command(flatten)]
     model: ModelArgs,
 }
@@ -127,6 +172,83 @@ struct FeaturesArgs {
 enum TrainCommand {
     /// Train texrex's MLP (37-H-1) with RPROP.
     Mlp(TrainMlpArgs),
+    /// Train NCleaner's clean and dirty character n-gram models.
+    Ngram(TrainNgramArgs),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FoldingArg {
+    Standard,
+    Nonlexical,
+}
+
+#[derive(Args)]
+struct TrainNgramArgs {
+    /// Where to write the model (gzipped when the name ends in .gz).
+    #[arg(short, long, value_name = "MODEL")]
+    out: PathBuf,
+    /// standard: ASCII kept, the rest folded to `~` (n = 3, q = 0.5 by default);
+    /// nonlexical: letters → `a`, digits → `0` as well (n = 6, q = 0.4).
+    #[arg(long, value_enum, default_value_t = FoldingArg::Standard)]
+    folding: FoldingArg,
+    /// n-gram order (1-7).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=7))]
+    order: Option<u32>,
+    /// Interpolation parameter q in (0, 1).
+    #[arg(long, value_name = "Q")]
+    q: Option<f64>,
+    /// Clean text (paragraphs separated by blank lines); repeatable.
+    #[arg(long, value_name = "FILE")]
+    clean: Vec<PathBuf>,
+    /// Dirty text (boilerplate); repeatable.
+    #[arg(long, value_name = "FILE")]
+    dirty: Vec<PathBuf>,
+    /// Raw text dumps: their counts minus the clean counts (clamped at 0) are added to the dirty
+    /// model (NCleaner's differential training); repeatable.
+    #[arg(long, value_name = "FILE")]
+    raw: Vec<PathBuf>,
+    /// A directory in the layout of ../shared/data/pages: each page's gold text is clean, and
+    /// every block cowrex finds in the page is raw (differential training).
+    #[arg(long, value_name = "DIR")]
+    pages: Option<PathBuf>,
+    /// Only these sets of --pages (comma-separated; default: all).
+    #[arg(long, value_delimiter = ',', value_name = "SET")]
+    sets: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ScorerArg {
+    /// Blocks whose MLP score is at most --threshold.
+    Mlp,
+    /// Blocks whose n-gram score is at least --bias.
+    Ngram,
+    /// Every block (no boilerplate removal): the baseline.
+    All,
+}
+
+#[derive(Args)]
+struct EvalArgs {
+    /// Directory with html/<set>/<id>.html[.gz] and ground-truth/<set>.jsonl.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// Only these sets (comma-separated; default: all).
+    #[arg(long, value_delimiter = ',', value_name = "SET")]
+    sets: Vec<String>,
+    /// Which blocks make up the extracted text.
+    #[arg(long, value_enum, default_value_t = ScorerArg::Mlp)]
+    scorer: ScorerArg,
+    /// n-gram scorer only: cross-validate by page, so that no page is scored by a model trained
+    /// on it (K folds over the pages of all evaluated sets).
+    #[arg(long, value_name = "K")]
+    cv: Option<usize>,
+    /// Worker threads (default: available cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+    /// Also write the figures as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 #[derive(Args)]
@@ -139,7 +261,7 @@ struct TrainMlpArgs {
         short,
         long,
         value_name = "MODEL",
-        required_unless_present = "evaluate"
+        required_unless_present_any = ["evaluate", "cv"]
     )]
     out: Option<PathBuf>,
     #[arg(long, default_value_t = 18)]
@@ -148,15 +270,34 @@ struct TrainMlpArgs {
     epochs: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Report K-fold cross-validated figures (before training on all data).
+    /// Report K-fold cross-validated figures; the last line printed is
+    /// `accuracy=… precision=… recall=… f1=…` (boilerplate = positive class).
     #[arg(long, value_name = "K")]
     cv: Option<usize>,
+    /// Error function whose gradient RPROP follows (texrex's networks: tanh, FANN's default).
+    #[arg(long, value_enum, default_value_t = ErrorArg::Tanh)]
+    error: ErrorArg,
     /// Only evaluate this existing model on the data.
     #[arg(long, value_name = "MODEL")]
     evaluate: Option<PathBuf>,
     /// Decision threshold for the reported figures.
     #[arg(long, default_value_t = 0.5)]
     threshold: f32,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ErrorArg {
+    Linear,
+    Tanh,
+}
+
+impl From<ErrorArg> for mlp::ErrorFunction {
+    fn from(e: ErrorArg) -> Self {
+        match e {
+            ErrorArg::Linear => mlp::ErrorFunction::Linear,
+            ErrorArg::Tanh => mlp::ErrorFunction::Tanh,
+        }
+    }
 }
 
 /// Run the command line; returns the process exit code.
@@ -167,6 +308,8 @@ pub fn main() -> i32 {
         Command::Extract(a) => extract(a),
         Command::Features(a) => features(a),
         Command::Train(TrainCommand::Mlp(a)) => train_mlp(a),
+        Command::Train(TrainCommand::Ngram(a)) => train_ngram(a),
+        Command::Eval(a) => evaluate(a),
     };
     match result {
         Ok(code) => code,
@@ -179,24 +322,45 @@ pub fn main() -> i32 {
 
 type CliResult = Result<i32, Box<dyn std::error::Error>>;
 
-fn load_model(path: Option<&Path>) -> Result<(mlp::Mlp, String), Box<dyn std::error::Error>> {
-    match path {
-        None => Ok((classify::default_mlp(), classify::DEFAULT_MLP.to_string())),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read model {}: {e}", p.display()))?;
-            let m = mlp::Mlp::parse(&text).map_err(|e| format!("{}: {e}", p.display()))?;
-            if m.inputs != crate::features::texrex::N_FEATURES {
-                return Err(format!(
-                    "{}: model has {} inputs, texrex features are 37",
-                    p.display(),
-                    m.inputs
-                )
-                .into());
-            }
-            Ok((m, text))
-        }
+fn load_mlp(p: &Path) -> Result<(mlp::Mlp, String), Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(p)
+        .map_err(|e| format!("cannot read model {}: {e}", p.display()))?;
+    let m = mlp::Mlp::parse(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+    if m.inputs != crate::features::texrex::N_FEATURES {
+        return Err(format!(
+            "{}: model has {} inputs, texrex features are 37",
+            p.display(),
+            m.inputs
+        )
+        .into());
     }
+    Ok((m, text))
+}
+
+fn load_models(a: &ModelArgs) -> Result<Models, Box<dyn std::error::Error>> {
+    let lang = match a.lang {
+        LangArg::Auto => LangChoice::Auto,
+        LangArg::En => LangChoice::Fixed(ModelLang::En),
+        LangArg::De => LangChoice::Fixed(ModelLang::De),
+        LangArg::Fr => LangChoice::Fixed(ModelLang::Fr),
+        LangArg::Sv => LangChoice::Fixed(ModelLang::Sv),
+    };
+    let mlp = a.model.as_deref().map(load_mlp).transpose()?;
+    let ngram = match a.ngram {
+        NgramArg::Auto => NgramChoice::Auto,
+        NgramArg::Standard => NgramChoice::Standard,
+        NgramArg::Nonlexical => NgramChoice::NonLexical,
+        NgramArg::Off => NgramChoice::Off,
+    };
+    let ngram_file = match &a.ngram_model {
+        None => None,
+        Some(p) => {
+            let bytes =
+                std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            Some(classify::read_ngram(&bytes, None).map_err(|e| format!("{}: {e}", p.display()))?)
+        }
+    };
+    Ok(Models::new(lang, mlp, ngram, ngram_file))
 }
 
 fn doc_config(m: &ModelArgs, filter: bool) -> Config {
@@ -224,7 +388,7 @@ fn is_warc_name(p: &Path) -> bool {
 }
 
 fn process(a: ProcessArgs) -> CliResult {
-    let (model, model_text) = load_model(a.model.model.as_deref())?;
+    let models = load_models(&a.model)?;
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create output directory {}: {e}", a.out.display()))?;
     let mut inputs = Vec::new();
@@ -283,8 +447,7 @@ fn process(a: ProcessArgs) -> CliResult {
         progress,
         compression: a.compression,
     };
-    let sum = pipeline::model_checksum(&model_text);
-    let result = pipeline::run(&cfg, Arc::new(model), &sum);
+    let result = pipeline::run(&cfg, Arc::new(models));
     if let Some(tmp) = spooled {
         let _ = std::fs::remove_file(tmp);
     }
@@ -344,7 +507,7 @@ pub fn split_page(bytes: &[u8]) -> (usize, Option<String>) {
 fn analyze_file(
     bytes: &[u8],
     url: &str,
-    model: &mlp::Mlp,
+    models: &Models,
     cfg: &Config,
 ) -> Result<document::Document, Box<dyn std::error::Error>> {
     let (start, charset) = split_page(bytes);
@@ -357,15 +520,18 @@ fn analyze_file(
             ..Default::default()
         },
     };
-    document::analyze(page, model, cfg, &mut StageTimes::default())
+    document::analyze(page, models, cfg, &mut StageTimes::default())
         .map_err(|s| format!("no document: {}", s.reason()).into())
 }
 
 fn extract(a: ExtractArgs) -> CliResult {
-    let (model, _) = load_model(a.model.model.as_deref())?;
+    let models = load_models(&a.model)?;
     let bytes = read_input(&a.file)?;
+    if a.plain_text {
+        return extract_plain_text(&bytes, &models, a.format, a.model.bias);
+    }
     let cfg = doc_config(&a.model, false);
-    let doc = analyze_file(&bytes, &a.url, &model, &cfg).ok();
+    let doc = analyze_file(&bytes, &a.url, &models, &cfg).ok();
     let blocks = doc.as_ref().map_or(&[][..], |d| &d.blocks[..]);
     let mut out = io::BufWriter::new(io::stdout().lock());
     match a.format {
@@ -375,16 +541,19 @@ fn extract(a: ExtractArgs) -> CliResult {
             }
         }
         Format::Tsv => {
-            writeln!(out, "idx\tbpv\tbpc\tboilerplate\ttext")?;
+            writeln!(out, "idx\tbpv\tbpc\tboilerplate\tngram\ttext")?;
             for b in blocks {
                 let text = b.text.replace(['\t', '\n'], " ");
                 writeln!(
                     out,
-                    "{}\t{}\t{}\t{}\t{}",
+                    "{}\t{}\t{}\t{}\t{}\t{}",
                     b.idx,
                     format_general(b.bpv as f64),
-                    crate::output::xml::bpc(b.bpv),
+                    xml::bpc(b.bpv),
                     u8::from(b.bpv > a.model.threshold),
+                    b.ngram
+                        .map(|n| format_general(n as f64))
+                        .unwrap_or_default(),
                     text
                 )?;
             }
@@ -393,11 +562,13 @@ fn extract(a: ExtractArgs) -> CliResult {
             let v = serde_json::json!({
                 "title": doc.as_ref().and_then(|d| d.title.clone()),
                 "sourcecharset": doc.as_ref().map(|d| d.source_charset.clone()),
+                "language": doc.as_ref().map(|d| xml::language_code(d.language)),
                 "blocks": blocks.iter().map(|b| serde_json::json!({
                     "idx": b.idx,
                     "bpv": b.bpv,
-                    "bpc": crate::output::xml::bpc(b.bpv).to_string(),
+                    "bpc": xml::bpc(b.bpv).to_string(),
                     "boilerplate": b.bpv > a.model.threshold,
+                    "ngram": b.ngram,
                     "text": b.text,
                 })).collect::<Vec<_>>(),
             });
@@ -410,7 +581,12 @@ fn extract(a: ExtractArgs) -> CliResult {
 
 fn features(a: FeaturesArgs) -> CliResult {
     let bytes = read_input(&a.texrex)?;
-    let model = classify::default_mlp();
+    let models = Models::new(
+        LangChoice::Fixed(ModelLang::En),
+        None,
+        NgramChoice::Off,
+        None,
+    );
     let cfg = Config {
         syntax: if a.html5 {
             Syntax::Html5
@@ -419,7 +595,7 @@ fn features(a: FeaturesArgs) -> CliResult {
         },
         ..Config::default()
     };
-    let doc = match analyze_file(&bytes, "", &model, &cfg) {
+    let doc = match analyze_file(&bytes, "", &models, &cfg) {
         Ok(d) => d,
         Err(_) => return Ok(0),
     };
@@ -464,7 +640,7 @@ fn print_figures(label: &str, c: &mlp::Confusion) {
 fn train_mlp(a: TrainMlpArgs) -> CliResult {
     let data = load_dataset(&a.data)?;
     if let Some(m) = &a.evaluate {
-        let (model, _) = load_model(Some(m))?;
+        let (model, _) = load_mlp(m)?;
         print_figures("", &mlp::evaluate(&model, &data, a.threshold));
         return Ok(0);
     }
@@ -472,42 +648,384 @@ fn train_mlp(a: TrainMlpArgs) -> CliResult {
         hidden: a.hidden,
         epochs: a.epochs,
         seed: a.seed,
+        error: a.error.into(),
     };
+    if let Some(out) = &a.out {
+        let m = mlp::train(&data, cfg);
+        std::fs::write(out, m.to_compact())
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        print_figures("training set: ", &mlp::evaluate(&m, &data, a.threshold));
+    }
     if let Some(k) = a.cv {
         if k < 2 || k > data.len() {
             return Err(format!("--cv needs 2 ≤ K ≤ {} examples", data.len()).into());
         }
-        let mut total = mlp::Confusion::default();
-        for fold in 0..k {
-            let (mut train, mut test) = (
-                mlp::Dataset {
-                    inputs: data.inputs,
-                    ..Default::default()
-                },
-                mlp::Dataset {
-                    inputs: data.inputs,
-                    ..Default::default()
-                },
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let outputs = mlp::cross_validate(&data, cfg, k, threads);
+        if let Some((th, c)) = mlp::balanced_threshold(&outputs, &data.y) {
+            println!(
+                "{k}-fold cv, threshold where precision = recall: {th:.2} (precision={:.4} recall={:.4} accuracy={:.4})",
+                c.precision(),
+                c.recall(),
+                c.accuracy()
             );
-            for i in 0..data.len() {
-                let d = if i % k == fold { &mut test } else { &mut train };
-                d.x.extend_from_slice(data.row(i));
-                d.y.push(data.y[i]);
-            }
-            let m = mlp::train(&train, cfg);
-            let c = mlp::evaluate(&m, &test, a.threshold);
-            eprintln!("fold {}/{k}: accuracy={:.4}", fold + 1, c.accuracy());
-            total.tp += c.tp;
-            total.fp += c.fp;
-            total.tn += c.tn;
-            total.fn_ += c.fn_;
         }
-        print_figures("cv: ", &total);
+        println!("{k}-fold cv at threshold {}:", a.threshold);
+        print_figures("", &mlp::confusion(&outputs, &data.y, a.threshold));
     }
-    let m = mlp::train(&data, cfg);
-    let out = a.out.expect("required by clap unless --evaluate");
-    std::fs::write(&out, m.to_compact())
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    print_figures("training set: ", &mlp::evaluate(&m, &data, a.threshold));
     Ok(0)
+}
+
+fn extract_plain_text(bytes: &[u8], models: &Models, format: Format, bias: f32) -> CliResult {
+    let text = String::from_utf8_lossy(bytes);
+    let paras = ngram::paragraphs(&text);
+    let lang = classify::identify_language(paras.iter().map(String::as_str));
+    let Some(model) = models.ngram(lang) else {
+        return Err("--plain-text scores with the n-gram model; drop --ngram off".into());
+    };
+    let scores: Vec<Option<f32>> = paras.iter().map(|p| model.score(p)).collect();
+    let clean = |s: &Option<f32>| s.is_some_and(|s| s >= bias);
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match format {
+        Format::Text => {
+            let kept: Vec<&str> = paras
+                .iter()
+                .zip(&scores)
+                .filter(|(_, s)| clean(s))
+                .map(|(p, _)| p.as_str())
+                .collect();
+            if !kept.is_empty() {
+                writeln!(out, "{}", kept.join("\n\n"))?;
+            }
+        }
+        Format::Tsv => {
+            writeln!(out, "idx\tngram\tclean\ttext")?;
+            for (i, (p, s)) in paras.iter().zip(&scores).enumerate() {
+                let score = s.map(|v| format_general(v as f64)).unwrap_or_default();
+                writeln!(
+                    out,
+                    "{i}\t{score}\t{}\t{}",
+                    u8::from(clean(s)),
+                    p.replace('\t', " ")
+                )?;
+            }
+        }
+        Format::Json => {
+            let v = serde_json::json!({
+                "language": xml::language_code(lang),
+                "model": model.params.folding.as_str(),
+                "paragraphs": paras.iter().zip(&scores).enumerate().map(|(i, (p, s))| serde_json::json!({
+                    "idx": i,
+                    "ngram": s,
+                    "clean": clean(s),
+                    "text": p,
+                })).collect::<Vec<_>>(),
+            });
+            writeln!(out, "{v}")?;
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+fn ngram_params(
+    folding: FoldingArg,
+    order: Option<u32>,
+    q: Option<f64>,
+) -> Result<ngram::Params, String> {
+    let mut p = match folding {
+        FoldingArg::Standard => ngram::Params::STANDARD,
+        FoldingArg::Nonlexical => ngram::Params::NON_LEXICAL,
+    };
+    if let Some(n) = order {
+        p.order = n as usize;
+    }
+    if let Some(q) = q {
+        if !(q > 0.0 && q < 1.0) {
+            return Err(format!("--q must be in (0, 1), not {q}"));
+        }
+        p.q = q;
+    }
+    Ok(p)
+}
+
+/// Pages with the index of their set.
+type SetPages = Vec<(usize, eval::GoldPage)>;
+
+/// The selected sets of a pages directory and their pages.
+fn load_pages(
+    dir: &Path,
+    only: &[String],
+) -> Result<(Vec<String>, SetPages), Box<dyn std::error::Error>> {
+    let all = eval::list_sets(dir)
+        .map_err(|e| format!("{}: no ground-truth/ directory: {e}", dir.display()))?;
+    for s in only {
+        if !all.contains(s) {
+            return Err(format!(
+                "no set {s:?} in {} (sets: {})",
+                dir.display(),
+                all.join(", ")
+            )
+            .into());
+        }
+    }
+    let sets: Vec<String> = all
+        .into_iter()
+        .filter(|s| only.is_empty() || only.contains(s))
+        .collect();
+    if sets.is_empty() {
+        return Err(format!("{}: no sets (ground-truth/*.jsonl)", dir.display()).into());
+    }
+    let mut pages = Vec::new();
+    for (i, set) in sets.iter().enumerate() {
+        let (p, missing) = eval::load_set(dir, set)?;
+        if !missing.is_empty() {
+            eprintln!(
+                "cowrex: warning: {set}: {} pages have no HTML file (first: {})",
+                missing.len(),
+                missing[0]
+            );
+        }
+        pages.extend(p.into_iter().map(|p| (i, p)));
+    }
+    Ok((sets, pages))
+}
+
+fn threads_or_cores(n: Option<usize>) -> usize {
+    n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// Analyse pages for training and evaluation (no n-gram scores needed there: they are added
+/// per fold or read from the built-in models).
+fn analyze_gold_pages(
+    pages: &[(usize, eval::GoldPage)],
+    models: &Models,
+    cfg: &Config,
+    threads: usize,
+) -> Result<Vec<Option<document::Document>>, Box<dyn std::error::Error>> {
+    let list: Vec<eval::GoldPage> = pages.iter().map(|(_, p)| p.clone()).collect();
+    eval::analyze_pages(&list, models, cfg, threads)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Into::into)
+}
+
+fn read_text(p: &Path) -> Result<String, Box<dyn std::error::Error>> {
+    let bytes = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn train_ngram(a: TrainNgramArgs) -> CliResult {
+    let params = ngram_params(a.folding, a.order, a.q)?;
+    if a.clean.is_empty() && a.pages.is_none() {
+        return Err("give clean text: --clean FILE or --pages DIR".into());
+    }
+    if a.dirty.is_empty() && a.raw.is_empty() && a.pages.is_none() {
+        return Err(
+            "give dirty text: --dirty FILE, --raw FILE (differential) or --pages DIR".into(),
+        );
+    }
+    let new = || ngram::Counts::new(params.order, params.folding);
+    let (mut clean, mut dirty, mut raw) = (new(), new(), new());
+    for (files, counts) in [
+        (&a.clean, &mut clean),
+        (&a.dirty, &mut dirty),
+        (&a.raw, &mut raw),
+    ] {
+        for f in files {
+            for p in ngram::paragraphs(&read_text(f)?) {
+                counts.add_segment(&p);
+            }
+        }
+    }
+    if let Some(dir) = &a.pages {
+        let (sets, pages) = load_pages(dir, &a.sets)?;
+        let models = Models::new(
+            LangChoice::Fixed(ModelLang::En),
+            None,
+            NgramChoice::Off,
+            None,
+        );
+        let docs = analyze_gold_pages(&pages, &models, &Config::default(), threads_or_cores(None))?;
+        for ((_, p), d) in pages.iter().zip(&docs) {
+            let blocks = d.as_ref().map_or(&[][..], |d| &d.blocks[..]);
+            eval::count_page(&p.gold, blocks, &mut clean, &mut raw);
+        }
+        eprintln!("cowrex: {} pages of {}", pages.len(), sets.join(", "));
+    }
+    dirty.merge(&ngram::Counts::difference(&raw, &clean), 1);
+    eprintln!(
+        "cowrex: clean model {} characters, dirty model {} characters",
+        clean.chars(),
+        dirty.chars()
+    );
+    let model = ngram::NgramModel::new(params, clean, dirty);
+    let text = model.to_text();
+    let bytes = if a.out.extension().is_some_and(|e| e == "gz") {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        enc.write_all(text.as_bytes())?;
+        enc.finish()?
+    } else {
+        text.into_bytes()
+    };
+    std::fs::write(&a.out, bytes).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    Ok(0)
+}
+
+fn evaluate(a: EvalArgs) -> CliResult {
+    let (sets, pages) = load_pages(&a.dir, &a.sets)?;
+    let models = load_models(&a.model)?;
+    if a.scorer == ScorerArg::Ngram && a.model.ngram == NgramArg::Off {
+        return Err("--scorer ngram needs n-gram scoring; drop --ngram off".into());
+    }
+    if a.cv.is_some() && a.scorer != ScorerArg::Ngram {
+        return Err(
+            "--cv applies to --scorer ngram (the MLPs are cross-validated by `train mlp --cv`)"
+                .into(),
+        );
+    }
+    let threads = threads_or_cores(a.threads);
+    let cfg = doc_config(&a.model, false);
+    let mut docs = analyze_gold_pages(&pages, &models, &cfg, threads)?;
+    if let Some(k) = a.cv {
+        if k < 2 || k > pages.len() {
+            return Err(format!("--cv needs 2 ≤ K ≤ {} pages", pages.len()).into());
+        }
+        cross_validate_ngram(&pages, &mut docs, &models, k, a.model.ngram)?;
+    }
+    let keep = |b: &document::Block| match a.scorer {
+        ScorerArg::Mlp => b.bpv <= a.model.threshold,
+        ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.model.bias),
+        ScorerArg::All => true,
+    };
+    let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
+    for ((set, p), d) in pages.iter().zip(&docs) {
+        let text = d.as_ref().map_or(String::new(), |d| {
+            d.blocks
+                .iter()
+                .filter(|b| keep(b))
+                .map(|b| b.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+        per_set[*set].push(eval::Overlap::of(&text, &p.gold));
+    }
+    let scorer = match a.scorer {
+        ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold),
+        ScorerArg::Ngram => format!(
+            "ngram (bias {}{})",
+            a.model.bias,
+            a.cv.map_or(String::new(), |k| format!(", {k}-fold cv by page"))
+        ),
+        ScorerArg::All => "all blocks".to_string(),
+    };
+    println!("scorer: {scorer}");
+    println!(
+        "{:<20} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "set", "pages", "precision", "recall", "f1", "micro-p", "micro-r", "micro-f1"
+    );
+    let mut json_sets = serde_json::Map::new();
+    let mut macro_f = (0f64, 0f64, 0f64);
+    for (set, overlaps) in sets.iter().zip(&per_set) {
+        let f = eval::SetFigures::of(overlaps);
+        println!(
+            "{set:<20} {:>6} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
+            f.pages,
+            f.precision,
+            f.recall,
+            f.f1,
+            f.pooled.precision(),
+            f.pooled.recall(),
+            f.pooled.f1()
+        );
+        macro_f.0 += f.precision / sets.len() as f64;
+        macro_f.1 += f.recall / sets.len() as f64;
+        macro_f.2 += f.f1 / sets.len() as f64;
+        json_sets.insert(
+            set.clone(),
+            serde_json::json!({
+                "pages": f.pages, "precision": f.precision, "recall": f.recall, "f1": f.f1,
+                "micro_precision": f.pooled.precision(), "micro_recall": f.pooled.recall(),
+                "micro_f1": f.pooled.f1(),
+            }),
+        );
+    }
+    if let Some(p) = &a.json {
+        let v = serde_json::json!({
+            "scorer": scorer, "sets": json_sets,
+            "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2},
+        });
+        std::fs::write(p, format!("{v:#}\n"))
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    println!(
+        "macro precision={:.4} recall={:.4} f1={:.4}",
+        macro_f.0, macro_f.1, macro_f.2
+    );
+    Ok(0)
+}
+
+/// Replace every block's n-gram score by one from models trained on the other folds' pages
+/// (page `i` is in fold `i mod k`), with the parameters of the built-in model the document
+/// would use.
+fn blocks_of(d: &Option<document::Document>) -> &[document::Block] {
+    d.as_ref().map_or(&[][..], |d| &d.blocks[..])
+}
+
+fn cross_validate_ngram(
+    pages: &[(usize, eval::GoldPage)],
+    docs: &mut [Option<document::Document>],
+    models: &Models,
+    k: usize,
+    choice: NgramArg,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let params: Vec<ngram::Params> = match choice {
+        NgramArg::Standard => vec![ngram::Params::STANDARD],
+        NgramArg::Nonlexical => vec![ngram::Params::NON_LEXICAL],
+        NgramArg::Auto => vec![ngram::Params::STANDARD, ngram::Params::NON_LEXICAL],
+        NgramArg::Off => unreachable!("checked by eval"),
+    };
+    for p in params {
+        let new = || ngram::Counts::new(p.order, p.folding);
+        let (mut clean, mut raw) = (new(), new());
+        for ((_, page), d) in pages.iter().zip(docs.iter()) {
+            eval::count_page(&page.gold, blocks_of(d), &mut clean, &mut raw);
+        }
+        for fold in 0..k {
+            let (mut fc, mut fr) = (new(), new());
+            for (i, ((_, page), d)) in pages.iter().zip(docs.iter()).enumerate() {
+                if i % k == fold {
+                    eval::count_page(&page.gold, blocks_of(d), &mut fc, &mut fr);
+                }
+            }
+            let (mut c, mut r) = (clean.clone(), raw.clone());
+            c.merge(&fc, -1);
+            r.merge(&fr, -1);
+            let dirty = ngram::Counts::difference(&r, &c);
+            let model = ngram::NgramModel::new(p, c, dirty);
+            for (i, d) in docs.iter_mut().enumerate() {
+                let Some(d) = d.as_mut().filter(|_| i % k == fold) else {
+                    continue;
+                };
+                // The parameters of the model this document would be scored with.
+                if models
+                    .ngram(d.language)
+                    .map(|m| (m.params.order, m.params.folding))
+                    != Some((p.order, p.folding))
+                {
+                    continue;
+                }
+                for b in &mut d.blocks {
+                    b.ngram = model.score(&b.text);
+                }
+            }
+            eprintln!(
+                "cowrex: {} model, fold {}/{k}",
+                p.folding.as_str(),
+                fold + 1
+            );
+        }
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use md5::{Digest, Md5};
 
-use crate::classify::mlp::Mlp;
+use crate::classify::{self, ModelLang, Models};
 use crate::decode;
 use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
 use crate::html::{self, Cap, Doctype, Limits, Syntax};
@@ -20,6 +20,8 @@ pub struct Block {
     pub features: Features,
     /// Boilerplate score of the primary model (0 = content, 1 = boilerplate).
     pub bpv: f32,
+    /// NCleaner's score in bits per character (positive = clean), when n-gram scoring is on.
+    pub ngram: Option<f32>,
     /// Characters (code points) of `text`.
     pub chars: usize,
 }
@@ -66,6 +68,10 @@ pub struct Document {
     pub author: Option<String>,
     pub host: String,
     pub tld: String,
+    /// The identified language, when identification ran and was reliable.
+    pub language: Option<whatlang::Lang>,
+    /// The MLP that scored the blocks.
+    pub model: Option<ModelLang>,
     pub blocks: Vec<Block>,
     /// Blocks found by segmentation, valid or not.
     pub blocks_total: usize,
@@ -145,6 +151,7 @@ pub struct StageTimes {
     pub decode: u64,
     pub segment: u64,
     pub features: u64,
+    pub language: u64,
     pub score: u64,
 }
 
@@ -165,10 +172,10 @@ fn elapsed(t: &mut Instant) -> u64 {
     d
 }
 
-/// Analyse one page: every block is scored by `mlp`, nothing is removed.
+/// Analyse one page: every block is scored, nothing is removed.
 pub fn analyze(
     page: Page<'_>,
-    mlp: &Mlp,
+    models: &Models,
     cfg: &Config,
     times: &mut StageTimes,
 ) -> Result<Document, Skip> {
@@ -219,21 +226,34 @@ pub fn analyze(
     times.features += elapsed(&mut t);
 
     let mut blocks = Vec::new();
-    let mut x = [0f32; tx::N_FEATURES];
     for (idx, (f, c)) in feats.iter().zip(&cleansed).enumerate() {
         let Some(f) = f else { continue };
-        for (xi, fi) in x.iter_mut().zip(f) {
-            *xi = *fi as f32;
-        }
         let text = output_text(&c.text);
         let chars = text.chars().count();
         blocks.push(Block {
             idx,
             text,
             features: *f,
-            bpv: mlp.run(&x),
+            bpv: 0.0,
+            ngram: None,
             chars,
         });
+    }
+    let language = if models.needs_language() {
+        classify::identify_language(blocks.iter().map(|b| b.text.as_str()))
+    } else {
+        None
+    };
+    times.language += elapsed(&mut t);
+    let (model, mlp) = models.mlp(language);
+    let ngram = models.ngram(language);
+    let mut x = [0f32; tx::N_FEATURES];
+    for b in &mut blocks {
+        for (xi, fi) in x.iter_mut().zip(&b.features) {
+            *xi = *fi as f32;
+        }
+        b.bpv = mlp.run(&x);
+        b.ngram = ngram.and_then(|m| m.score(&b.text));
     }
     let figures = figures(&blocks, cfg.threshold);
     times.score += elapsed(&mut t);
@@ -267,6 +287,8 @@ pub fn analyze(
         author,
         host,
         tld,
+        language,
+        model: Some(model),
         blocks_total: seg.blocks.len(),
         blocks,
         figures,
@@ -426,7 +448,7 @@ mod tests {
         };
         let doc = analyze(
             page,
-            &crate::classify::default_mlp(),
+            &Models::builtin(),
             &Config::default(),
             &mut StageTimes::default(),
         )

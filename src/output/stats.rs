@@ -29,6 +29,10 @@ pub struct FileStats {
     /// How the charset of written documents was found, and charsets used.
     pub charset_evidence: BTreeMap<String, u64>,
     pub charsets: BTreeMap<String, u64>,
+    /// Written documents by identified language (ISO 639-3, `unknown`) and by the MLP that
+    /// scored them.
+    pub languages: BTreeMap<String, u64>,
+    pub models: BTreeMap<String, u64>,
     /// Written documents with bytes that were malformed in their charset.
     pub malformed_text: u64,
     /// Damaged stretches of the input that were skipped, by reason, and their bytes.

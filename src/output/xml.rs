@@ -1,14 +1,14 @@
 //! texrex's XML corpus format: one tag per line, no declaration and no root element.
 //!
 //! ```text
-//! <doc url="…" id="…" ip="…" sourcecharset="…" sourcedoctype="…" bdc="…" bdv="…" nbc="…" nbcprop="…" nbd="…" nbdprop="…" avgbpc="…" avgbpd="…" host="…" tld="…" date="…" last-modified="…" warc-date="…" warc-record-id="…">
+//! <doc url="…" id="…" ip="…" sourcecharset="…" sourcedoctype="…" bdc="…" bdv="…" nbc="…" nbcprop="…" nbd="…" nbdprop="…" avgbpc="…" avgbpd="…" host="…" tld="…" language="…" date="…" last-modified="…" warc-date="…" warc-record-id="…">
 //! <meta name="arcfile" content="…" />
 //! <meta name="arcoffset" content="…" />
 //! <meta name="arclength" content="…" />
 //! <title>
 //! …
 //! </title>
-//! <div idx="0" bpc="…" bpv="…">
+//! <div idx="0" bpc="…" bpv="…" ngram="…">
 //! text
 //! </div>
 //! </doc>
@@ -55,6 +55,11 @@ fn attr(out: &mut Vec<u8>, name: &str, value: &str) {
     out.push(b'"');
 }
 
+/// The `language` attribute: whatlang's ISO 639-3 code, `unknown` when not identified.
+pub fn language_code(lang: Option<whatlang::Lang>) -> &'static str {
+    lang.map_or("unknown", |l| l.code())
+}
+
 fn opt(v: &Option<String>) -> &str {
     v.as_deref().filter(|s| !s.is_empty()).unwrap_or("unknown")
 }
@@ -95,6 +100,7 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document) {
             &doc.tld
         },
     );
+    attr(out, "language", language_code(doc.language));
     attr(out, "date", opt(&doc.meta.http_date));
     attr(out, "last-modified", opt(&doc.meta.last_modified));
     attr(out, "warc-date", opt(&doc.meta.warc_date));
@@ -126,13 +132,17 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document) {
     for b in &doc.blocks {
         out.extend_from_slice(
             format!(
-                "<div idx=\"{}\" bpc=\"{}\" bpv=\"{}\">\n",
+                "<div idx=\"{}\" bpc=\"{}\" bpv=\"{}\"",
                 b.idx,
                 bpc(b.bpv),
                 format_general(b.bpv as f64)
             )
             .as_bytes(),
         );
+        if let Some(n) = b.ngram {
+            out.extend_from_slice(format!(" ngram=\"{}\"", format_general(n as f64)).as_bytes());
+        }
+        out.extend_from_slice(b">\n");
         escape_into(out, &b.text);
         out.extend_from_slice(b"\n</div>\n");
     }

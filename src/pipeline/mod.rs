@@ -19,8 +19,9 @@ use flate2::write::GzEncoder;
 use md5::{Digest, Md5};
 use serde::Serialize;
 
-use crate::classify::mlp::Mlp;
+use crate::classify::Models;
 use crate::document::{self, Config, Meta, Page, StageTimes};
+use crate::hex;
 use crate::output::stats::FileStats;
 use crate::output::xml;
 use crate::warc::{self, ReadItem, ReadOptions, Record, http};
@@ -105,7 +106,7 @@ enum Done {
         fate: String,
         block_bytes: u64,
         truncated: Option<String>,
-        doc: Option<DocOut>,
+        doc: Option<Box<DocOut>>,
         times: StageTimes,
     },
     Skipped {
@@ -125,6 +126,8 @@ struct DocOut {
     charset: String,
     evidence: &'static str,
     malformed: bool,
+    language: &'static str,
+    model: &'static str,
 }
 
 /// Hash of everything that changes the output (model included), for `done.json`.
@@ -141,17 +144,9 @@ pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     hex(&Md5::digest(s.as_bytes()))
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-/// MD5 of a model's text, written to `done.json`.
-pub fn model_checksum(model_text: &str) -> String {
-    hex(&Md5::digest(model_text.as_bytes()))
-}
-
 /// Run the pipeline over all inputs.
-pub fn run(cfg: &RunConfig, mlp: Arc<Mlp>, model_sum: &str) -> io::Result<Summary> {
+pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
+    let model_sum = models.checksum.as_str();
     fs::create_dir_all(&cfg.out_dir)?;
     let started = Instant::now();
     let threads = cfg.threads.max(1);
@@ -167,10 +162,10 @@ pub fn run(cfg: &RunConfig, mlp: Arc<Mlp>, model_sum: &str) -> io::Result<Summar
         let max_payload = cfg.max_payload;
         s.spawn(move || reader(inputs, max_payload, job_tx, token_rx));
         for _ in 0..threads {
-            let (rx, tx, mlp) = (job_rx.clone(), done_tx.clone(), Arc::clone(&mlp));
+            let (rx, tx, models) = (job_rx.clone(), done_tx.clone(), Arc::clone(&models));
             let doc_cfg = cfg.doc;
             let inputs = &cfg.inputs;
-            s.spawn(move || worker(inputs, &mlp, &doc_cfg, max_payload, rx, tx));
+            s.spawn(move || worker(inputs, &models, &doc_cfg, max_payload, rx, tx));
         }
         drop(done_tx);
         drop(job_rx);
@@ -217,7 +212,7 @@ fn reader(inputs: &[Input], max_payload: u64, tx: Sender<(u64, Job)>, tokens: Re
 
 fn worker(
     inputs: &[Input],
-    mlp: &Mlp,
+    models: &Models,
     cfg: &Config,
     max_payload: u64,
     rx: Receiver<(u64, Job)>,
@@ -234,7 +229,7 @@ fn worker(
                 let mut times = StageTimes::default();
                 let arcfile = &inputs[file].arcfile;
                 let res = catch_unwind(AssertUnwindSafe(|| {
-                    process_record(&r, arcfile, mlp, cfg, max_payload, &mut times)
+                    process_record(&r, arcfile, models, cfg, max_payload, &mut times)
                 }));
                 let (fate, doc) = match res {
                     Ok(Ok(doc)) => ("written".to_string(), Some(doc)),
@@ -246,7 +241,7 @@ fn worker(
                     fate,
                     block_bytes: r.block.len() as u64,
                     truncated: r.truncated.clone(),
-                    doc,
+                    doc: doc.map(Box::new),
                     times,
                 }
             }
@@ -277,7 +272,7 @@ fn is_html_mime(m: &str) -> bool {
 fn process_record(
     r: &Record,
     arcfile: &str,
-    mlp: &Mlp,
+    models: &Models,
     cfg: &Config,
     max_payload: u64,
     times: &mut StageTimes,
@@ -341,8 +336,8 @@ fn process_record(
         http_charset: resp.charset(),
         meta,
     };
-    let doc =
-        document::analyze(page, mlp, cfg, times).map_err(|s| format!("skipped.{}", s.reason()))?;
+    let doc = document::analyze(page, models, cfg, times)
+        .map_err(|s| format!("skipped.{}", s.reason()))?;
     let mut out = Vec::with_capacity(4096);
     xml::write_doc(&mut out, &doc);
     Ok(DocOut {
@@ -361,6 +356,8 @@ fn process_record(
             _ => "detected",
         },
         malformed: doc.malformed,
+        language: xml::language_code(doc.language),
+        model: doc.model.map_or("none", |m| m.code()),
     })
 }
 
@@ -524,6 +521,7 @@ fn writer(
                     out.times.decode += times.decode;
                     out.times.segment += times.segment;
                     out.times.features += times.features;
+                    out.times.language += times.language;
                     out.times.score += times.score;
                     if let Some(d) = doc {
                         out.xml.as_mut().expect("open").write_all(&d.xml)?;
@@ -537,6 +535,8 @@ fn writer(
                         }
                         FileStats::bump(&mut st.charsets, &d.charset, 1);
                         FileStats::bump(&mut st.charset_evidence, d.evidence, 1);
+                        FileStats::bump(&mut st.languages, d.language, 1);
+                        FileStats::bump(&mut st.models, d.model, 1);
                         st.malformed_text += d.malformed as u64;
                     }
                 }
@@ -595,6 +595,7 @@ fn finish_file(
         ("decode".to_string(), ms(t.decode)),
         ("segment".to_string(), ms(t.segment)),
         ("features".to_string(), ms(t.features)),
+        ("language".to_string(), ms(t.language)),
         ("score".to_string(), ms(t.score)),
         (
             "total".to_string(),

@@ -1,0 +1,489 @@
+//! NCleaner (Evert 2007, 2008): character n-gram language models of clean and dirty text.
+//!
+//! A segment is clean when the dirty model finds it less likely than the clean model by at least
+//! `bias` bits per character: `H_dirty − H_clean ≥ bias`, where `H` is the cross-entropy of the
+//! segment under a model. Probabilities are geometrically interpolated over all orders,
+//!
+//! ```text
+//! P*(c | c1…cn−1) = (1−q)/(1−qⁿ) · ( P(c | c1…cn−1) + q·P(c | c2…cn−1) + … + qⁿ⁻¹·P(c) )
+//! ```
+//!
+//! with maximum-likelihood estimates for the conditional probabilities and add-one smoothed
+//! unigrams. Characters are folded first: [`Folding::Standard`] keeps ASCII and turns everything
+//! else into `~`; [`Folding::NonLexical`] maps letters to `a` and digits to `0` as well. Each
+//! segment is preceded by n−1 boundary symbols (newline).
+//!
+//! The dirty model can be trained differentially, from raw text minus clean text: each n-gram's
+//! dirty count is its raw count minus its clean count, clamped at 0.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use rustc_hash::FxHashMap;
+
+/// The longest supported n-gram (keys pack n bytes and the order into a `u64`).
+pub const MAX_ORDER: usize = 7;
+/// Size of the folded alphabet, for add-one smoothing of unigrams.
+const ALPHABET: f64 = 128.0;
+const BOUNDARY: u8 = b'\n';
+
+/// How characters are folded before counting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Folding {
+    /// ASCII kept, whitespace → space, other characters → `~`.
+    Standard,
+    /// Letters → `a`, digits → `0`, whitespace → space, other ASCII kept, the rest → `~`.
+    NonLexical,
+}
+
+impl Folding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Folding::Standard => "standard",
+            Folding::NonLexical => "nonlexical",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Folding> {
+        match s {
+            "standard" => Some(Folding::Standard),
+            "nonlexical" => Some(Folding::NonLexical),
+            _ => None,
+        }
+    }
+
+    /// The folded symbol for one character.
+    #[inline]
+    pub fn fold(self, c: char) -> u8 {
+        if c.is_whitespace() || c.is_control() {
+            return b' ';
+        }
+        if self == Folding::NonLexical {
+            if c.is_alphabetic() {
+                return b'a';
+            }
+            if c.is_numeric() {
+                return b'0';
+            }
+        }
+        if c.is_ascii() { c as u8 } else { b'~' }
+    }
+}
+
+/// Training parameters and the defaults from the papers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    pub order: usize,
+    pub q: f64,
+    pub folding: Folding,
+}
+
+impl Params {
+    /// NCleaner's standard model: n = 3, q = 0.5.
+    pub const STANDARD: Params = Params {
+        order: 3,
+        q: 0.5,
+        folding: Folding::Standard,
+    };
+    /// The non-lexical model: n = 6, q = 0.4.
+    pub const NON_LEXICAL: Params = Params {
+        order: 6,
+        q: 0.4,
+        folding: Folding::NonLexical,
+    };
+}
+
+fn key(k: usize, history: u64) -> u64 {
+    let mask = if k == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * k)) - 1
+    };
+    ((k as u64) << 56) | (history & mask)
+}
+
+fn key_order(key: u64) -> usize {
+    (key >> 56) as usize
+}
+
+/// Counts of all k-grams, k = 1..=order, of folded segments.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Counts {
+    order: usize,
+    folding: Option<Folding>,
+    grams: FxHashMap<u64, i64>,
+}
+
+impl Counts {
+    pub fn new(order: usize, folding: Folding) -> Counts {
+        assert!((1..=MAX_ORDER).contains(&order), "order 1..=7");
+        Counts {
+            order,
+            folding: Some(folding),
+            grams: FxHashMap::default(),
+        }
+    }
+
+    /// Count one segment.
+    pub fn add_segment(&mut self, text: &str) {
+        let folding = self.folding.expect("set by new");
+        let mut h = 0u64;
+        for _ in 1..self.order {
+            h = (h << 8) | BOUNDARY as u64;
+        }
+        for c in text.chars() {
+            h = (h << 8) | folding.fold(c) as u64;
+            for k in 1..=self.order {
+                *self.grams.entry(key(k, h)).or_insert(0) += 1;
+            }
+        }
+    }
+
+    /// Add (`sign` = 1) or remove (`sign` = −1) another table's counts.
+    pub fn merge(&mut self, other: &Counts, sign: i64) {
+        for (k, v) in &other.grams {
+            *self.grams.entry(*k).or_insert(0) += sign * v;
+        }
+    }
+
+    /// Raw minus clean, clamped at 0 (NCleaner's differential training).
+    pub fn difference(raw: &Counts, clean: &Counts) -> Counts {
+        let mut d = raw.clone();
+        d.merge(clean, -1);
+        d.grams.retain(|_, v| *v > 0);
+        d
+    }
+
+    /// Total number of characters counted.
+    pub fn chars(&self) -> i64 {
+        self.grams
+            .iter()
+            .filter(|(k, _)| key_order(**k) == 1)
+            .map(|(_, v)| (*v).max(0))
+            .sum()
+    }
+}
+
+/// A trained pair of models, ready to score.
+#[derive(Debug, Clone)]
+pub struct NgramModel {
+    pub params: Params,
+    clean: Scorer,
+    dirty: Scorer,
+    /// The counts the model was built from (kept for writing the model out).
+    counts: (Counts, Counts),
+}
+
+/// log₂ P*ₖ for every observed k-gram, and the back-off weights for unseen ones.
+#[derive(Debug, Clone)]
+struct Scorer {
+    order: usize,
+    log_p: FxHashMap<u64, f32>,
+    /// log₂ of q·(1−qᵏ⁻¹)/(1−qᵏ), indexed by k: the weight left when the k-gram is unseen.
+    log_backoff: [f32; MAX_ORDER + 1],
+    /// log₂ of the add-one probability of an unseen character.
+    log_unseen: f32,
+}
+
+impl Scorer {
+    fn new(counts: &Counts, q: f64) -> Scorer {
+        let n = counts.order;
+        // Context totals: for each (k−1)-gram, the sum of the counts of the k-grams it begins.
+        let mut context: FxHashMap<u64, f64> = FxHashMap::default();
+        let mut total = 0f64;
+        for (&k, &v) in &counts.grams {
+            let order = key_order(k);
+            let v = v.max(0) as f64;
+            if order == 1 {
+                total += v;
+            } else {
+                *context
+                    .entry(key(order - 1, (k & !(0xffu64 << 56)) >> 8))
+                    .or_insert(0.0) += v;
+            }
+        }
+        let ml = |order: usize, h: u64| -> f64 {
+            let c = counts
+                .grams
+                .get(&key(order, h))
+                .map_or(0.0, |v| (*v).max(0) as f64);
+            if order == 1 {
+                (c + 1.0) / (total + ALPHABET)
+            } else {
+                match context.get(&key(order - 1, h >> 8)) {
+                    Some(t) if *t > 0.0 => c / t,
+                    _ => 0.0,
+                }
+            }
+        };
+        let mut log_p = FxHashMap::default();
+        for (&k, &v) in &counts.grams {
+            if v <= 0 {
+                continue;
+            }
+            let order = key_order(k);
+            let h = k & !(0xffu64 << 56);
+            let mut sum = 0f64;
+            for j in 0..order {
+                sum += q.powi(j as i32) * ml(order - j, h);
+            }
+            let p = (1.0 - q) / (1.0 - q.powi(order as i32)) * sum;
+            log_p.insert(k, p.log2() as f32);
+        }
+        let mut log_backoff = [0f32; MAX_ORDER + 1];
+        for (k, b) in log_backoff.iter_mut().enumerate().skip(2) {
+            let k = k as i32;
+            *b = (q * (1.0 - q.powi(k - 1)) / (1.0 - q.powi(k))).log2() as f32;
+        }
+        Scorer {
+            order: n,
+            log_p,
+            log_backoff,
+            log_unseen: (1.0 / (total + ALPHABET)).log2() as f32,
+        }
+    }
+
+    /// log₂ P*(last symbol of `h` | the symbols before it).
+    #[inline]
+    fn log_prob(&self, h: u64) -> f32 {
+        let mut acc = 0f32;
+        for k in (1..=self.order).rev() {
+            if let Some(lp) = self.log_p.get(&key(k, h)) {
+                return acc + lp;
+            }
+            acc += self.log_backoff[k];
+        }
+        acc + self.log_unseen
+    }
+}
+
+/// An error reading a model file or training data.
+#[derive(Debug)]
+pub struct NgramError(pub String);
+
+impl std::fmt::Display for NgramError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NgramError {}
+
+impl NgramModel {
+    /// Build from clean and dirty counts (same order and folding as `params`).
+    pub fn new(params: Params, clean: Counts, dirty: Counts) -> NgramModel {
+        assert_eq!(clean.order, params.order);
+        assert_eq!(dirty.order, params.order);
+        NgramModel {
+            params,
+            clean: Scorer::new(&clean, params.q),
+            dirty: Scorer::new(&dirty, params.q),
+            counts: (clean, dirty),
+        }
+    }
+
+    /// NCleaner's score of a segment: `H_dirty − H_clean` in bits per character; positive means
+    /// the clean model fits better. `None` for empty text.
+    pub fn score(&self, text: &str) -> Option<f32> {
+        let n = self.params.order;
+        let mut h = 0u64;
+        for _ in 1..n {
+            h = (h << 8) | BOUNDARY as u64;
+        }
+        let (mut clean, mut dirty, mut chars) = (0f64, 0f64, 0usize);
+        for c in text.chars() {
+            h = (h << 8) | self.params.folding.fold(c) as u64;
+            clean += self.clean.log_prob(h) as f64;
+            dirty += self.dirty.log_prob(h) as f64;
+            chars += 1;
+        }
+        (chars > 0).then(|| ((clean - dirty) / chars as f64) as f32)
+    }
+
+    /// The model as text: a header, then every k-gram (hex of its folded bytes) with its clean
+    /// and dirty counts, sorted.
+    pub fn to_text(&self) -> String {
+        let p = &self.params;
+        let mut rows: BTreeMap<(usize, u64), (i64, i64)> = BTreeMap::new();
+        for (which, counts) in [&self.counts.0, &self.counts.1].into_iter().enumerate() {
+            for (&k, &v) in &counts.grams {
+                if v > 0 {
+                    let e = rows.entry((key_order(k), k)).or_default();
+                    if which == 0 {
+                        e.0 = v;
+                    } else {
+                        e.1 = v;
+                    }
+                }
+            }
+        }
+        let mut s = format!(
+            "cowrex-ngram 1\norder {}\nq {}\nfolding {}\n",
+            p.order,
+            p.q,
+            p.folding.as_str()
+        );
+        for ((order, k), (c, d)) in rows {
+            for i in (0..order).rev() {
+                let _ = write!(s, "{:02x}", (k >> (8 * i)) & 0xff);
+            }
+            let _ = writeln!(s, "\t{c}\t{d}");
+        }
+        s
+    }
+
+    /// Read [`NgramModel::to_text`]'s format; `q` may be overridden.
+    pub fn parse(text: &str, q: Option<f64>) -> Result<NgramModel, NgramError> {
+        let bad = |m: &str| NgramError(format!("not a cowrex n-gram model: {m}"));
+        let mut lines = text.lines();
+        if lines.next() != Some("cowrex-ngram 1") {
+            return Err(bad("missing header `cowrex-ngram 1`"));
+        }
+        let mut field = |name: &str| -> Result<String, NgramError> {
+            lines
+                .next()
+                .and_then(|l| l.strip_prefix(name))
+                .and_then(|l| l.strip_prefix(' '))
+                .map(str::to_owned)
+                .ok_or_else(|| bad(&format!("missing `{name}`")))
+        };
+        let order: usize = field("order")?.parse().map_err(|_| bad("order"))?;
+        let q_file: f64 = field("q")?.parse().map_err(|_| bad("q"))?;
+        let folding = Folding::parse(&field("folding")?).ok_or_else(|| bad("folding"))?;
+        if !(1..=MAX_ORDER).contains(&order) {
+            return Err(bad("order must be 1..=7"));
+        }
+        let params = Params {
+            order,
+            q: q.unwrap_or(q_file),
+            folding,
+        };
+        let (mut clean, mut dirty) = (Counts::new(order, folding), Counts::new(order, folding));
+        for (i, line) in lines.enumerate() {
+            let mut f = line.split('\t');
+            let (Some(g), Some(c), Some(d), None) = (f.next(), f.next(), f.next(), f.next()) else {
+                return Err(bad(&format!("line {}: expected 3 fields", i + 5)));
+            };
+            if g.is_empty() || g.len() % 2 != 0 || g.len() / 2 > order {
+                return Err(bad(&format!("line {}: bad n-gram {g:?}", i + 5)));
+            }
+            let h = u64::from_str_radix(g, 16).map_err(|_| bad(&format!("line {}", i + 5)))?;
+            let k = key(g.len() / 2, h);
+            let num = |s: &str| {
+                s.parse::<i64>()
+                    .map_err(|_| bad(&format!("line {}", i + 5)))
+            };
+            let (c, d) = (num(c)?, num(d)?);
+            if c > 0 {
+                clean.grams.insert(k, c);
+            }
+            if d > 0 {
+                dirty.grams.insert(k, d);
+            }
+        }
+        Ok(NgramModel::new(params, clean, dirty))
+    }
+}
+
+/// Paragraphs of a plain text: runs of non-blank lines, joined with a space.
+pub fn paragraphs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(line);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(params: Params) -> NgramModel {
+        let mut clean = Counts::new(params.order, params.folding);
+        let mut dirty = Counts::new(params.order, params.folding);
+        for _ in 0..20 {
+            clean.add_segment("The committee discussed the proposal at length and agreed.");
+            clean.add_segment("Researchers found that the river had changed its course.");
+            dirty.add_segment("Home | About us | Contact | Login");
+            dirty.add_segment("Copyright 2015 All rights reserved. Click here");
+        }
+        NgramModel::new(params, clean, dirty)
+    }
+
+    #[test]
+    fn folding() {
+        let s = |f: Folding, t: &str| -> String { t.chars().map(|c| f.fold(c) as char).collect() };
+        assert_eq!(s(Folding::Standard, "É 42.\tx"), "~ 42. x");
+        assert_eq!(
+            s(Folding::NonLexical, "The answer is 42."),
+            "aaa aaaaaa aa 00."
+        );
+        assert_eq!(s(Folding::NonLexical, "Ça — é"), "aa ~ a");
+    }
+
+    #[test]
+    fn interpolated_probabilities_sum_to_one() {
+        let m = model(Params::STANDARD);
+        // Over the whole alphabet, P*(c | "th") must sum to 1 (add-one unigrams included).
+        let h = ((b't' as u64) << 16) | ((b'h' as u64) << 8);
+        let sum: f64 = (0u64..128)
+            .map(|c| (m.clean.log_prob(h | c) as f64).exp2())
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-3, "{sum}");
+    }
+
+    #[test]
+    fn separates_clean_from_dirty() {
+        for p in [Params::STANDARD, Params::NON_LEXICAL] {
+            let m = model(p);
+            let clean = m.score("The researchers discussed the course of the river.");
+            let dirty = m.score("Contact | Login | Home");
+            assert!(clean.unwrap() > 0.0 && dirty.unwrap() < 0.0, "{p:?}");
+        }
+        assert_eq!(model(Params::STANDARD).score(""), None);
+    }
+
+    #[test]
+    fn text_format_round_trips() {
+        let m = model(Params::NON_LEXICAL);
+        let t = m.to_text();
+        let back = NgramModel::parse(&t, None).unwrap();
+        assert_eq!(back.to_text(), t);
+        let s = "Some text, 12 words.";
+        assert_eq!(back.score(s), m.score(s));
+        assert!(
+            NgramModel::parse("cowrex-ngram 1\norder 9\nq 0.5\nfolding standard\n", None).is_err()
+        );
+    }
+
+    #[test]
+    fn differential_counts_are_clamped() {
+        let mut raw = Counts::new(2, Folding::Standard);
+        raw.add_segment("ab ab menu");
+        let mut clean = Counts::new(2, Folding::Standard);
+        clean.add_segment("ab ab ab");
+        let d = Counts::difference(&raw, &clean);
+        assert!(d.grams.values().all(|v| *v > 0));
+        assert_eq!(d.grams.get(&key(1, b'a' as u64)), None);
+        assert_eq!(d.grams.get(&key(1, b'm' as u64)), Some(&1));
+    }
+
+    #[test]
+    fn paragraphs_split_on_blank_lines() {
+        assert_eq!(paragraphs("a\nb\n\n\n c \n"), vec!["a b", "c"]);
+    }
+}

@@ -1,0 +1,290 @@
+//! Evaluation against pages with gold text, in the layout of `../shared/data/pages`:
+//! `html/<set>/<page_id>.html[.gz]` and `ground-truth/<set>.jsonl` (one
+//! `{"page_id", "plaintext", "url"?}` per line).
+//!
+//! The measure is bag-of-words overlap (DESIGN.md): lower-cased `\w+` tokens, multiset
+//! intersection. Per page, precision = common / extracted tokens, recall = common / gold tokens,
+//! F1 = 2·common / (extracted + gold); a page where both are empty scores 1, a page where only
+//! one is empty scores 0. Sets report the mean over their pages and the micro-averaged
+//! (pooled) figures; the macro figure is the mean over sets.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::classify::Models;
+use crate::classify::ngram::Counts;
+use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// One page with its gold text.
+#[derive(Debug, Clone)]
+pub struct GoldPage {
+    pub id: String,
+    pub url: String,
+    pub gold: String,
+    pub path: PathBuf,
+}
+
+/// The sets under `dir` (names of `ground-truth/*.jsonl`), sorted.
+pub fn list_sets(dir: &Path) -> std::io::Result<Vec<String>> {
+    let mut sets: Vec<String> = std::fs::read_dir(dir.join("ground-truth"))?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(|n| n.strip_suffix(".jsonl"))
+                .map(str::to_owned)
+        })
+        .collect();
+    sets.sort();
+    Ok(sets)
+}
+
+/// The pages of one set, in the order of its ground-truth file. Lines without a page file are
+/// reported in the second value.
+pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), String> {
+    let gt = dir.join("ground-truth").join(format!("{set}.jsonl"));
+    let text =
+        std::fs::read_to_string(&gt).map_err(|e| format!("cannot read {}: {e}", gt.display()))?;
+    let (mut pages, mut missing) = (Vec::new(), Vec::new());
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", gt.display(), n + 1))?;
+        let field = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
+        let (Some(id), Some(gold)) = (field("page_id"), field("plaintext")) else {
+            return Err(format!(
+                "{}:{}: needs page_id and plaintext",
+                gt.display(),
+                n + 1
+            ));
+        };
+        let base = dir.join("html").join(set);
+        let path = [format!("{id}.html.gz"), format!("{id}.html")]
+            .into_iter()
+            .map(|f| base.join(f))
+            .find(|p| p.is_file());
+        match path {
+            Some(path) => pages.push(GoldPage {
+                url: field("url").unwrap_or_default(),
+                id,
+                gold,
+                path,
+            }),
+            None => missing.push(id),
+        }
+    }
+    Ok((pages, missing))
+}
+
+/// The bytes of a page file, gunzipped when it ends in `.gz`.
+pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
+    let raw = std::fs::read(path)?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut v = Vec::with_capacity(raw.len() * 4);
+        flate2::read::MultiGzDecoder::new(&raw[..]).read_to_end(&mut v)?;
+        Ok(v)
+    } else {
+        Ok(raw)
+    }
+}
+
+static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("valid"));
+
+/// Lower-cased `\w+` tokens with their counts.
+pub fn bag_of_words(text: &str) -> HashMap<String, u32> {
+    let mut bag = HashMap::new();
+    for m in WORD.find_iter(&text.to_lowercase()) {
+        *bag.entry(m.as_str().to_owned()).or_insert(0) += 1;
+    }
+    bag
+}
+
+/// Token counts of one page: extracted, gold and common (multiset intersection).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Overlap {
+    pub extracted: u64,
+    pub gold: u64,
+    pub common: u64,
+}
+
+impl Overlap {
+    pub fn of(extracted: &str, gold: &str) -> Overlap {
+        let (e, g) = (bag_of_words(extracted), bag_of_words(gold));
+        Overlap {
+            extracted: e.values().map(|&v| v as u64).sum(),
+            gold: g.values().map(|&v| v as u64).sum(),
+            common: e
+                .iter()
+                .map(|(w, &n)| n.min(g.get(w).copied().unwrap_or(0)) as u64)
+                .sum(),
+        }
+    }
+
+    fn ratio(a: u64, b: u64, both_empty: bool) -> f64 {
+        if b > 0 {
+            a as f64 / b as f64
+        } else if both_empty {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
+    fn both_empty(&self) -> bool {
+        self.extracted == 0 && self.gold == 0
+    }
+
+    pub fn precision(&self) -> f64 {
+        Self::ratio(self.common, self.extracted, self.both_empty())
+    }
+
+    pub fn recall(&self) -> f64 {
+        Self::ratio(self.common, self.gold, self.both_empty())
+    }
+
+    pub fn f1(&self) -> f64 {
+        Self::ratio(
+            2 * self.common,
+            self.extracted + self.gold,
+            self.both_empty(),
+        )
+    }
+
+    pub fn add(&mut self, o: &Overlap) {
+        self.extracted += o.extracted;
+        self.gold += o.gold;
+        self.common += o.common;
+    }
+}
+
+/// Figures of one set: means over pages and pooled (micro) counts.
+#[derive(Debug, Clone, Default)]
+pub struct SetFigures {
+    pub pages: usize,
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub pooled: Overlap,
+}
+
+impl SetFigures {
+    pub fn of(pages: &[Overlap]) -> SetFigures {
+        let n = pages.len().max(1) as f64;
+        let mut s = SetFigures {
+            pages: pages.len(),
+            ..Default::default()
+        };
+        for o in pages {
+            s.precision += o.precision() / n;
+            s.recall += o.recall() / n;
+            s.f1 += o.f1() / n;
+            s.pooled.add(o);
+        }
+        s
+    }
+}
+
+/// Analyse pages on `threads` threads; the result is in page order. `Ok(None)`: the page has
+/// no text.
+pub fn analyze_pages(
+    pages: &[GoldPage],
+    models: &Models,
+    cfg: &Config,
+    threads: usize,
+) -> Vec<Result<Option<Document>, String>> {
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<Option<Document>, String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(p) = pages.get(i) else { return out };
+                        let r = read_page(&p.path)
+                            .map_err(|e| format!("{}: {e}", p.path.display()))
+                            .map(|bytes| {
+                                let page = Page {
+                                    raw: &bytes,
+                                    payload: &bytes,
+                                    http_charset: None,
+                                    meta: Meta {
+                                        url: p.url.clone(),
+                                        ..Default::default()
+                                    },
+                                };
+                                document::analyze(page, models, cfg, &mut StageTimes::default())
+                                    .ok()
+                            });
+                        out.push((i, r));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| {
+                w.join()
+                    .expect("analysis catches nothing; a panic is a bug")
+            })
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Count a page for NCleaner's differential training: its gold lines as clean segments and
+/// every block cowrex found as raw segments.
+pub fn count_page(gold: &str, blocks: &[Block], clean: &mut Counts, raw: &mut Counts) {
+    for line in gold.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        clean.add_segment(line);
+    }
+    for b in blocks {
+        raw.add_segment(&b.text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bag_of_words_overlap() {
+        let o = Overlap::of("The cat, the HAT.", "the cat sat on the mat");
+        assert_eq!(
+            o,
+            Overlap {
+                extracted: 4,
+                gold: 6,
+                common: 3
+            }
+        );
+        assert!((o.precision() - 0.75).abs() < 1e-12);
+        assert!((o.recall() - 0.5).abs() < 1e-12);
+        assert!((o.f1() - 0.6).abs() < 1e-12);
+        assert_eq!(Overlap::of("", "").f1(), 1.0);
+        assert_eq!(Overlap::of("x", "").f1(), 0.0);
+        assert_eq!(Overlap::of("", "x").precision(), 0.0);
+        // Unicode words, lower-cased.
+        assert_eq!(Overlap::of("Größe Ärger", "größe ärger").common, 2);
+    }
+
+    #[test]
+    fn set_means_and_pooling() {
+        let a = Overlap::of("a b", "a b");
+        let b = Overlap::of("c", "d e f");
+        let s = SetFigures::of(&[a, b]);
+        assert_eq!(s.pages, 2);
+        assert!((s.f1 - 0.5).abs() < 1e-12);
+        assert_eq!(s.pooled.common, 2);
+        assert!((s.pooled.precision() - 2.0 / 3.0).abs() < 1e-12);
+    }
+}
