@@ -261,12 +261,20 @@ fn extract_prints_text_or_every_block() {
     assert!(!text.contains("Login"), "{text}");
     let tsv = run("tsv");
     let rows: Vec<&str> = tsv.lines().collect();
-    assert_eq!(rows[0], "idx\tbpv\tbpc\tboilerplate\ttext");
+    assert_eq!(rows[0], "idx\tbpv\tbpc\tboilerplate\tngram\ttext");
     assert_eq!(rows.len(), 10);
-    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 5));
+    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 6));
+    // The n-gram model finds the running text cleaner than the menu entries.
+    let ngram = |needle: &str| -> f64 {
+        let row = rows.iter().find(|r| r.ends_with(needle)).unwrap();
+        row.split('\t').nth(4).unwrap().parse().unwrap()
+    };
+    assert!(ngram("than ever before.") > ngram("Login"), "{tsv}");
     let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
     assert_eq!(json["blocks"].as_array().unwrap().len(), 9);
     assert_eq!(json["title"], "T");
+    assert_eq!(json["language"], "eng");
+    assert!(json["blocks"][0]["ngram"].is_number());
     // --threshold changes the decision; everything is content at 1.0.
     let o = cowrex()
         .args(["extract", "--threshold", "1.0"])

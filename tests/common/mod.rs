@@ -73,7 +73,10 @@ pub fn check_xml(xml: &[u8]) -> usize {
     let mut docs = 0;
     loop {
         match r.read_event_into(&mut buf) {
-            Ok(quick_xml::events::Event::Start(e)) if e.name().as_ref() == "doc" => docs += 1,
+            Ok(quick_xml::events::Event::Start(e)) if e.name().as_ref() == "doc" => {
+                assert!(e.try_get_attribute("language").unwrap().is_some());
+                docs += 1
+            }
             Ok(quick_xml::events::Event::Eof) => break,
             Ok(_) => {}
             Err(e) => panic!("XML error at {}: {e}", r.buffer_position()),

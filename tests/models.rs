@@ -1,0 +1,394 @@
+//! The models and their commands: per-language MLPs, NCleaner's n-gram models, `train`,
+//! `eval` and `extract --plain-text`.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+fn run_ok(args: &[&str], paths: &[&Path]) -> String {
+    let o = cowrex().args(args).args(paths).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+const ARTICLE: &str = "The council met on Tuesday to discuss the new bridge over the river. \
+    Several residents argued that the old crossing should be repaired instead, because the \
+    plans would take years to complete and cost far more than expected.";
+const ARTICLE2: &str = "Scientists at the university have found that the lake has warmed \
+    steadily over the last thirty years, and they expect the trend to continue as winters \
+    become shorter and the ice melts earlier in the spring.";
+
+#[test]
+fn plain_text_mode_keeps_running_text() {
+    let dir = tempdir("plain");
+    let f = dir.join("dump.txt");
+    std::fs::write(
+        &f,
+        format!(
+            "Home | News | Contact | Login\n\n{ARTICLE}\n\nCopyright 2024 Example Ltd. All rights reserved. Privacy | Terms\n\n{ARTICLE2}\n"
+        ),
+    )
+    .unwrap();
+    let text = run_ok(&["extract", "--plain-text"], &[&f]);
+    assert!(
+        text.contains("new bridge") && text.contains("lake has warmed"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Login") && !text.contains("Copyright"),
+        "{text}"
+    );
+    let tsv = run_ok(&["extract", "--plain-text", "--format", "tsv"], &[&f]);
+    let rows: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows[0], ["idx", "ngram", "clean", "text"]);
+    assert_eq!(rows.len(), 5);
+    let clean: Vec<&str> = rows[1..].iter().map(|r| r[2]).collect();
+    assert_eq!(clean, ["0", "1", "0", "1"]);
+    // A high bias drops everything; the score is the same, only the decision moves.
+    let text = run_ok(&["extract", "--plain-text", "--bias", "100"], &[&f]);
+    assert_eq!(text, "");
+    // Without n-gram models plain-text mode cannot work, and says so.
+    let o = cowrex()
+        .args(["extract", "--plain-text", "--ngram", "off"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("n-gram"));
+}
+
+#[test]
+fn train_ngram_from_text_files_and_use_it() {
+    let dir = tempdir("train-ngram");
+    let (clean, dirty, raw) = (dir.join("c.txt"), dir.join("d.txt"), dir.join("r.txt"));
+    std::fs::write(&clean, format!("{ARTICLE}\n\n{ARTICLE2}\n")).unwrap();
+    std::fs::write(
+        &dirty,
+        "Home | Login | Contact\n\nCopyright 2024. All rights reserved.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &raw,
+        format!("{ARTICLE}\n\nShare on Facebook | Tweet | Email\n"),
+    )
+    .unwrap();
+    for (name, extra) in [
+        ("m.ngram", vec!["--dirty"]),
+        ("m2.ngram.gz", vec!["--raw"]),
+        (
+            "m3.ngram",
+            vec![
+                "--folding",
+                "nonlexical",
+                "--order",
+                "4",
+                "--q",
+                "0.3",
+                "--dirty",
+            ],
+        ),
+    ] {
+        let out = dir.join(name);
+        let src = if extra.contains(&"--raw") {
+            &raw
+        } else {
+            &dirty
+        };
+        let o = cowrex()
+            .args(["train", "ngram", "--clean"])
+            .arg(&clean)
+            .args(&extra)
+            .arg(src)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let bytes = std::fs::read(&out).unwrap();
+        let text = if name.ends_with(".gz") {
+            String::from_utf8(gunzip_bytes(&bytes)).unwrap()
+        } else {
+            String::from_utf8(bytes).unwrap()
+        };
+        assert!(text.starts_with("cowrex-ngram 1\norder "), "{name}");
+        if name == "m3.ngram" {
+            assert!(text.starts_with("cowrex-ngram 1\norder 4\nq 0.3\nfolding nonlexical\n"));
+        }
+        // The trained model scores with `--ngram-model`.
+        let page = dir.join("p.txt");
+        std::fs::write(
+            &page,
+            format!("{ARTICLE}\n\nHome | Login | Contact | Share on Facebook\n"),
+        )
+        .unwrap();
+        let tsv = run_ok(
+            &[
+                "extract",
+                "--plain-text",
+                "--format",
+                "tsv",
+                "--ngram-model",
+            ],
+            &[&out, &page],
+        );
+        let scores: Vec<f64> = tsv
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').nth(1).unwrap().parse().unwrap())
+            .collect();
+        assert!(scores[0] > 0.0 && scores[1] < 0.0, "{name}: {scores:?}");
+    }
+    // Training needs both kinds of text, and a sensible q.
+    let o = cowrex()
+        .args(["train", "ngram", "-o"])
+        .arg(dir.join("x"))
+        .arg("--clean")
+        .arg(&clean)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = cowrex()
+        .args(["train", "ngram", "--q", "1.5", "-o"])
+        .arg(dir.join("x"))
+        .arg("--clean")
+        .arg(&clean)
+        .arg("--dirty")
+        .arg(&dirty)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A pages directory in the layout of ../shared/data/pages with one set of three pages.
+fn make_pages(dir: &Path) {
+    let html = dir.join("html").join("news");
+    std::fs::create_dir_all(&html).unwrap();
+    std::fs::create_dir_all(dir.join("ground-truth")).unwrap();
+    let nav: String = ["Home", "World", "Business", "Sport", "Contact", "Login"]
+        .iter()
+        .map(|n| format!("<li><a href=\"/{n}\">{n}</a></li>"))
+        .collect();
+    let mut gt = String::new();
+    for (i, body) in [ARTICLE, ARTICLE2, &format!("{ARTICLE2} {ARTICLE}")]
+        .iter()
+        .enumerate()
+    {
+        let id = format!("page{i}");
+        let page = format!(
+            "<html><head><title>News</title></head><body><ul>{nav}</ul><div><p>{body}</p><p>{body}</p></div><div class=\"footer\"><a href=\"/c\">Copyright 2024</a> | <a href=\"/p\">Privacy</a></div></body></html>"
+        );
+        if i == 0 {
+            std::fs::write(html.join(format!("{id}.html")), page).unwrap();
+        } else {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            std::io::Write::write_all(&mut e, page.as_bytes()).unwrap();
+            std::fs::write(html.join(format!("{id}.html.gz")), e.finish().unwrap()).unwrap();
+        }
+        let gold = format!("{body}\n{body}");
+        gt.push_str(&serde_json::json!({"page_id": id, "plaintext": gold}).to_string());
+        gt.push('\n');
+    }
+    std::fs::write(dir.join("ground-truth").join("news.jsonl"), gt).unwrap();
+}
+
+fn figures(out: &str, set: &str) -> Vec<f64> {
+    let row = out.lines().find(|l| l.starts_with(set)).unwrap();
+    row.split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn eval_reports_bag_of_words_figures() {
+    let dir = tempdir("eval");
+    make_pages(&dir);
+    let all = run_ok(&["eval", "--scorer", "all"], &[&dir]);
+    let f_all = figures(&all, "news");
+    // pages, precision, recall, f1, micro-p, micro-r, micro-f1
+    assert_eq!(f_all[0], 3.0);
+    assert_eq!(f_all[2], 1.0, "every block keeps every gold word:\n{all}");
+    assert!(f_all[1] < 1.0);
+    let mlp = run_ok(&["eval", "--scorer", "mlp", "-j", "1"], &[&dir]);
+    let f_mlp = figures(&mlp, "news");
+    assert!(f_mlp[1] > f_all[1], "the MLP removes navigation:\n{mlp}");
+    assert_eq!(
+        mlp,
+        run_ok(&["eval", "--scorer", "mlp", "-j", "2"], &[&dir]),
+        "thread count changes nothing"
+    );
+    let last = mlp.lines().last().unwrap();
+    assert!(last.starts_with("macro precision="), "{last}");
+    // The n-gram scorer, cross-validated by page, and JSON output.
+    let json = dir.join("eval.json");
+    let ng = run_ok(
+        &["eval", "--scorer", "ngram", "--cv", "3", "--json"],
+        &[&json, &dir],
+    );
+    assert!(ng.contains("3-fold cv by page"), "{ng}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["sets"]["news"]["pages"], 3);
+    assert!(v["macro"]["f1"].as_f64().unwrap() > 0.0);
+    // Unknown sets and misplaced --cv are usage errors.
+    for args in [
+        vec!["eval", "--sets", "nope"],
+        vec!["eval", "--scorer", "mlp", "--cv", "3"],
+    ] {
+        let o = cowrex().args(&args).arg(&dir).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn train_ngram_from_pages_and_language_choice() {
+    let dir = tempdir("pages-train");
+    make_pages(&dir);
+    let model = dir.join("m.ngram");
+    run_ok(
+        &["train", "ngram", "-o"],
+        &[&model, Path::new("--pages"), &dir],
+    );
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(text.lines().count() > 100);
+    // --lang fixes the MLP; the language is still identified and written.
+    let out = dir.join("out");
+    let sample = fixture("sample.warc.gz");
+    assert!(
+        process(&[&sample], &out, &["--lang", "sv"])
+            .status
+            .success()
+    );
+    let stats = check_outputs(&out, "sample");
+    assert_eq!(
+        stats["models"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["sv"]
+    );
+    assert!(
+        stats["languages"]["eng"].as_u64().unwrap() >= 1,
+        "{}",
+        stats["languages"]
+    );
+    let auto = dir.join("auto");
+    assert!(process(&[&sample], &auto, &[]).status.success());
+    let stats = check_outputs(&auto, "sample");
+    assert!(stats["models"]["en"].as_u64().unwrap() >= 1);
+    let xml = String::from_utf8(gunzip(&auto.join("sample.xml.gz"))).unwrap();
+    assert!(xml.contains(" language=\"eng\" "));
+    let divs = xml.lines().filter(|l| l.starts_with("<div ")).count();
+    assert_eq!(
+        divs,
+        xml.matches(" ngram=\"").count(),
+        "every block has an n-gram score"
+    );
+    // Without n-gram scoring the attribute is gone and the MLP scores are unchanged.
+    let off = dir.join("off");
+    assert!(
+        process(&[&sample], &off, &["--ngram", "off"])
+            .status
+            .success()
+    );
+    let xml_off = String::from_utf8(gunzip(&off.join("sample.xml.gz"))).unwrap();
+    assert!(!xml_off.contains(" ngram=\""));
+    let strip = |s: &str| -> String {
+        s.lines()
+            .map(|l| l.split(" ngram=\"").next().unwrap().trim_end_matches('>'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&xml), strip(&xml_off));
+}
+
+/// texrex's Table 4 (correct classifications, 10-fold CV, threshold 0.5) and what the shipped
+/// models reach; fr and sv fall short of the paper (see models/MODELS.md), so they are held to
+/// the measured value minus a margin.
+#[test]
+fn mlp_cross_validation_and_reproducible_models() {
+    let Some(data) = shared_data("texrex") else {
+        return;
+    };
+    let dir = tempdir("mlp-cv");
+    for (lang, floor) in [("en", 0.976), ("de", 0.952), ("fr", 0.965), ("sv", 0.965)] {
+        let out = dir.join(format!("{lang}.mlp"));
+        let stdout = run_ok(
+            &["train", "mlp", "--cv", "10", "--data"],
+            &[
+                &data.join(format!("boilerplate.{lang}.dat")),
+                Path::new("-o"),
+                &out,
+            ],
+        );
+        eprintln!("{lang}:\n{stdout}");
+        assert!(
+            stdout.contains("threshold where precision = recall: 0."),
+            "{stdout}"
+        );
+        let last = stdout.lines().last().unwrap();
+        let acc: f64 = last
+            .strip_prefix("accuracy=")
+            .and_then(|r| r.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(last.contains(" precision=") && last.contains(" recall=") && last.contains(" f1="));
+        assert!(acc >= floor, "{lang}: {acc} < {floor}");
+        let shipped =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("models/texrex-{lang}.mlp"));
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&shipped).unwrap(),
+            "{lang}: models/MODELS.md's command no longer reproduces the shipped model"
+        );
+    }
+}
+
+#[test]
+fn ncleaner_models_reproduce_and_clean_cleaneval() {
+    let Some(pages) = shared_data("pages") else {
+        return;
+    };
+    let dir = tempdir("ngram-shipped");
+    for (folding, name) in [("standard", "standard"), ("nonlexical", "nonlexical")] {
+        let out = dir.join(format!("{name}.ngram.gz"));
+        run_ok(
+            &["train", "ngram", "--folding", folding, "--pages"],
+            &[&pages, Path::new("-o"), &out],
+        );
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("models/ncleaner-en-{name}.ngram.gz"));
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(&shipped).unwrap(),
+            "{name}: models/MODELS.md's command no longer reproduces the shipped model"
+        );
+    }
+    // NCleaner alone on CleanEval, cross-validated by page (Evert 2008: precision 94.70 %,
+    // recall 90.83 % on the official CLEANEVAL test set).
+    let out = run_ok(
+        &[
+            "eval",
+            "--sets",
+            "cleaneval",
+            "--scorer",
+            "ngram",
+            "--ngram",
+            "standard",
+            "--cv",
+            "10",
+        ],
+        &[&pages],
+    );
+    eprintln!("{out}");
+    let f = figures(&out, "cleaneval");
+    let (micro_p, micro_r) = (f[4], f[5]);
+    assert!(micro_p >= 0.93, "micro precision {micro_p}");
+    assert!(micro_r >= 0.85, "micro recall {micro_r}");
+}
