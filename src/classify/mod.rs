@@ -199,7 +199,7 @@ impl Models {
 /// Identify a document's language from its block texts: the longer blocks first (they are
 /// more often running text), at most `MAX_LANG_BYTES` of text. `None` unless whatlang is sure.
 pub fn identify_language<'a>(blocks: impl Iterator<Item = &'a str>) -> Option<whatlang::Lang> {
-    const MAX_LANG_BYTES: usize = 2048;
+    const MAX_LANG_BYTES: usize = 1024;
     let mut texts: Vec<&str> = blocks.filter(|t| t.len() >= 20).collect();
     // Stable sort: ties keep document order, so the choice is deterministic.
     texts.sort_by_key(|t| std::cmp::Reverse(t.len()));

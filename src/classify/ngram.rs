@@ -55,6 +55,15 @@ impl Folding {
     /// The folded symbol for one character.
     #[inline]
     pub fn fold(self, c: char) -> u8 {
+        if c.is_ascii() {
+            let b = c as u8;
+            return match self {
+                _ if b.is_ascii_whitespace() || b.is_ascii_control() => b' ',
+                Folding::NonLexical if b.is_ascii_alphabetic() => b'a',
+                Folding::NonLexical if b.is_ascii_digit() => b'0',
+                _ => b,
+            };
+        }
         if c.is_whitespace() || c.is_control() {
             return b' ';
         }
@@ -168,26 +177,50 @@ impl Counts {
 #[derive(Debug, Clone)]
 pub struct NgramModel {
     pub params: Params,
-    clean: Scorer,
-    dirty: Scorer,
+    scorer: Scorer,
     /// The counts the model was built from (kept for writing the model out).
     counts: (Counts, Counts),
 }
 
-/// log₂ P*ₖ for every observed k-gram, and the back-off weights for unseen ones.
+/// Both models in one table: log₂ P*ₖ of every k-gram observed in either (NaN where a model
+/// has not seen it), so that one lookup usually serves both; and the back-off weights.
 #[derive(Debug, Clone)]
 struct Scorer {
     order: usize,
-    log_p: FxHashMap<u64, f32>,
+    log_p: FxHashMap<u64, [f32; 2]>,
     /// log₂ of q·(1−qᵏ⁻¹)/(1−qᵏ), indexed by k: the weight left when the k-gram is unseen.
     log_backoff: [f32; MAX_ORDER + 1],
-    /// log₂ of the add-one probability of an unseen character.
-    log_unseen: f32,
+    /// log₂ of the add-one probability of an unseen character, per model.
+    log_unseen: [f32; 2],
 }
 
 impl Scorer {
-    fn new(counts: &Counts, q: f64) -> Scorer {
-        let n = counts.order;
+    fn new(clean: &Counts, dirty: &Counts, q: f64) -> Scorer {
+        let (c, unseen_c) = Self::table(clean, q);
+        let (d, unseen_d) = Self::table(dirty, q);
+        let mut log_p: FxHashMap<u64, [f32; 2]> = FxHashMap::default();
+        for (k, v) in c {
+            log_p.insert(k, [v, f32::NAN]);
+        }
+        for (k, v) in d {
+            log_p.entry(k).or_insert([f32::NAN; 2])[1] = v;
+        }
+        let mut log_backoff = [0f32; MAX_ORDER + 1];
+        for (k, b) in log_backoff.iter_mut().enumerate().skip(2) {
+            let k = k as i32;
+            *b = (q * (1.0 - q.powi(k - 1)) / (1.0 - q.powi(k))).log2() as f32;
+        }
+        Scorer {
+            order: clean.order,
+            log_p,
+            log_backoff,
+            log_unseen: [unseen_c, unseen_d],
+        }
+    }
+
+    /// log₂ P*ₖ of every observed k-gram of one model, and log₂ of an unseen character's
+    /// probability.
+    fn table(counts: &Counts, q: f64) -> (FxHashMap<u64, f32>, f32) {
         // Context totals: for each (k−1)-gram, the sum of the counts of the k-grams it begins.
         let mut context: FxHashMap<u64, f64> = FxHashMap::default();
         let mut total = 0f64;
@@ -230,30 +263,33 @@ impl Scorer {
             let p = (1.0 - q) / (1.0 - q.powi(order as i32)) * sum;
             log_p.insert(k, p.log2() as f32);
         }
-        let mut log_backoff = [0f32; MAX_ORDER + 1];
-        for (k, b) in log_backoff.iter_mut().enumerate().skip(2) {
-            let k = k as i32;
-            *b = (q * (1.0 - q.powi(k - 1)) / (1.0 - q.powi(k))).log2() as f32;
-        }
-        Scorer {
-            order: n,
-            log_p,
-            log_backoff,
-            log_unseen: (1.0 / (total + ALPHABET)).log2() as f32,
-        }
+        (log_p, (1.0 / (total + ALPHABET)).log2() as f32)
     }
 
-    /// log₂ P*(last symbol of `h` | the symbols before it).
+    /// log₂ P*(last symbol of `h` | the symbols before it) under the clean and the dirty model.
     #[inline]
-    fn log_prob(&self, h: u64) -> f32 {
+    fn log_probs(&self, h: u64) -> [f32; 2] {
         let mut acc = 0f32;
+        let mut out = [f32::NAN; 2];
         for k in (1..=self.order).rev() {
             if let Some(lp) = self.log_p.get(&key(k, h)) {
-                return acc + lp;
+                for (o, v) in out.iter_mut().zip(lp) {
+                    if o.is_nan() && !v.is_nan() {
+                        *o = acc + v;
+                    }
+                }
+                if !out[0].is_nan() && !out[1].is_nan() {
+                    return out;
+                }
             }
             acc += self.log_backoff[k];
         }
-        acc + self.log_unseen
+        for (o, u) in out.iter_mut().zip(self.log_unseen) {
+            if o.is_nan() {
+                *o = acc + u;
+            }
+        }
+        out
     }
 }
 
@@ -276,8 +312,7 @@ impl NgramModel {
         assert_eq!(dirty.order, params.order);
         NgramModel {
             params,
-            clean: Scorer::new(&clean, params.q),
-            dirty: Scorer::new(&dirty, params.q),
+            scorer: Scorer::new(&clean, &dirty, params.q),
             counts: (clean, dirty),
         }
     }
@@ -293,8 +328,9 @@ impl NgramModel {
         let (mut clean, mut dirty, mut chars) = (0f64, 0f64, 0usize);
         for c in text.chars() {
             h = (h << 8) | self.params.folding.fold(c) as u64;
-            clean += self.clean.log_prob(h) as f64;
-            dirty += self.dirty.log_prob(h) as f64;
+            let [c, d] = self.scorer.log_probs(h);
+            clean += c as f64;
+            dirty += d as f64;
             chars += 1;
         }
         (chars > 0).then(|| ((clean - dirty) / chars as f64) as f32)
@@ -441,7 +477,7 @@ mod tests {
         // Over the whole alphabet, P*(c | "th") must sum to 1 (add-one unigrams included).
         let h = ((b't' as u64) << 16) | ((b'h' as u64) << 8);
         let sum: f64 = (0u64..128)
-            .map(|c| (m.clean.log_prob(h | c) as f64).exp2())
+            .map(|c| (m.scorer.log_probs(h | c)[0] as f64).exp2())
             .sum();
         assert!((sum - 1.0).abs() < 1e-3, "{sum}");
     }
