@@ -212,6 +212,9 @@ pub fn identify_language<'a>(blocks: impl Iterator<Item = &'a str>) -> Option<wh
         sample.push_str(&t[..end]);
         sample.push('\n');
     }
+    if sample.len() < 40 {
+        return None; // too little text to be sure of anything
+    }
     let info = whatlang::detect(&sample)?;
     info.is_reliable().then(|| info.lang())
 }

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Retrain every model in models/ from ../shared/data with cowrex's own code, byte-identically,
+# and print the cross-validated figures that models/MODELS.md reports.
+#
+# Usage: sh scripts/train_models.sh   (from anywhere; about 2 minutes on 2 cores)
+set -eu
+cd "$(dirname "$0")/.."
+DATA=../shared/data
+if [ ! -d "$DATA/texrex" ] || [ ! -d "$DATA/pages" ]; then
+    echo "train_models.sh: needs $DATA/texrex and $DATA/pages" >&2
+    exit 2
+fi
+cargo build --release --quiet
+COWREX=target/release/cowrex
+for lang in en de fr sv; do
+    echo "== texrex-$lang.mlp"
+    "$COWREX" train mlp --data "$DATA/texrex/boilerplate.$lang.dat" --cv 10 -o "models/texrex-$lang.mlp"
+done
+echo "== ncleaner-en-standard.ngram.gz"
+"$COWREX" train ngram --pages "$DATA/pages" -o models/ncleaner-en-standard.ngram.gz
+echo "== ncleaner-en-nonlexical.ngram.gz"
+"$COWREX" train ngram --folding nonlexical --pages "$DATA/pages" -o models/ncleaner-en-nonlexical.ngram.gz
+git status --short models/
