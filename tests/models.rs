@@ -278,6 +278,22 @@ fn train_ngram_from_pages_and_language_choice() {
         "{}",
         stats["languages"]
     );
+    let custom = dir.join("custom");
+    let de = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/texrex-de.mlp");
+    assert!(
+        process(&[&sample], &custom, &["--model", de.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let stats = check_outputs(&custom, "sample");
+    assert_eq!(
+        stats["models"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["custom"]
+    );
     let auto = dir.join("auto");
     assert!(process(&[&sample], &auto, &[]).status.success());
     let stats = check_outputs(&auto, "sample");

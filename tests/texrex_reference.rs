@@ -212,7 +212,7 @@ fn shipped_models_are_accurate_on_their_training_sets() {
         )
         .unwrap();
         let (which, model) = models.mlp(Some(wl));
-        assert_eq!(which.code(), lang);
+        assert_eq!(which.unwrap().code(), lang);
         let acc = mlp::evaluate(model, &data, 0.5).accuracy();
         eprintln!("built-in {lang} model on boilerplate.{lang}.dat: accuracy {acc:.4}");
         assert!(acc >= floor, "{lang}: {acc}");

@@ -101,6 +101,8 @@ pub fn read_ngram(bytes: &[u8], q: Option<f64>) -> Result<NgramModel, String> {
 pub struct Models {
     /// One MLP per built-in language (all the same when a model file was given).
     mlps: Vec<(ModelLang, Mlp)>,
+    /// The MLPs come from a model file, not from the built-in ones.
+    custom_mlp: bool,
     pub lang: LangChoice,
     pub ngram: NgramChoice,
     standard: Option<NgramModel>,
@@ -152,6 +154,7 @@ impl Models {
         }
         Models {
             mlps,
+            custom_mlp: mlp.is_some(),
             lang,
             ngram,
             standard,
@@ -170,8 +173,9 @@ impl Models {
         self.lang == LangChoice::Auto || self.ngram == NgramChoice::Auto
     }
 
-    /// The MLP for a document in `lang` (the identified language, if any).
-    pub fn mlp(&self, lang: Option<whatlang::Lang>) -> (ModelLang, &Mlp) {
+    /// The MLP for a document in `lang` (the identified language, if any), and which built-in
+    /// model it is (`None` for a model file).
+    pub fn mlp(&self, lang: Option<whatlang::Lang>) -> (Option<ModelLang>, &Mlp) {
         let want = match self.lang {
             LangChoice::Fixed(l) => l,
             LangChoice::Auto => ModelLang::for_language(lang),
@@ -181,7 +185,7 @@ impl Models {
             .iter()
             .find(|(l, _)| *l == want)
             .expect("one per language");
-        (*l, m)
+        ((!self.custom_mlp).then_some(*l), m)
     }
 
     /// The n-gram model for a document in `lang`, if n-gram scoring is on.
@@ -233,10 +237,10 @@ mod tests {
                 ModelLang::Fr => Some(whatlang::Lang::Fra),
                 ModelLang::Sv => Some(whatlang::Lang::Swe),
             });
-            assert_eq!((got, mlp.inputs, mlp.hidden), (l, 37, 18));
+            assert_eq!((got, mlp.inputs, mlp.hidden), (Some(l), 37, 18));
         }
-        assert_eq!(m.mlp(Some(whatlang::Lang::Jpn)).0, ModelLang::En);
-        assert_eq!(m.mlp(None).0, ModelLang::En);
+        assert_eq!(m.mlp(Some(whatlang::Lang::Jpn)).0, Some(ModelLang::En));
+        assert_eq!(m.mlp(None).0, Some(ModelLang::En));
         let std = m.ngram(Some(whatlang::Lang::Eng)).unwrap();
         assert_eq!(std.params, ngram::Params::STANDARD);
         let nl = m.ngram(Some(whatlang::Lang::Deu)).unwrap();
@@ -251,7 +255,15 @@ mod tests {
             NgramChoice::Off,
             None,
         );
-        assert_eq!(fixed.mlp(Some(whatlang::Lang::Eng)).0, ModelLang::Sv);
+        assert_eq!(fixed.mlp(Some(whatlang::Lang::Eng)).0, Some(ModelLang::Sv));
+        let en = Mlp::parse(ModelLang::En.builtin_text()).unwrap();
+        let custom = Models::new(
+            LangChoice::Auto,
+            Some((en, String::new())),
+            NgramChoice::Off,
+            None,
+        );
+        assert_eq!(custom.mlp(Some(whatlang::Lang::Deu)).0, None);
         assert!(fixed.ngram(Some(whatlang::Lang::Eng)).is_none());
         assert_ne!(fixed.checksum, Models::builtin().checksum);
     }

@@ -70,7 +70,7 @@ pub struct Document {
     pub tld: String,
     /// The identified language, when identification ran and was reliable.
     pub language: Option<whatlang::Lang>,
-    /// The MLP that scored the blocks.
+    /// The built-in MLP that scored the blocks (`None`: a model file given with `--model`).
     pub model: Option<ModelLang>,
     pub blocks: Vec<Block>,
     /// Blocks found by segmentation, valid or not.
@@ -223,7 +223,6 @@ pub fn analyze(
         Skip::NoText
     };
     let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(no_text)?;
-    times.features += elapsed(&mut t);
 
     let mut blocks = Vec::new();
     for (idx, (f, c)) in feats.iter().zip(&cleansed).enumerate() {
@@ -239,6 +238,7 @@ pub fn analyze(
             chars,
         });
     }
+    times.features += elapsed(&mut t);
     let language = if models.needs_language() {
         classify::identify_language(blocks.iter().map(|b| b.text.as_str()))
     } else {
@@ -288,7 +288,7 @@ pub fn analyze(
         host,
         tld,
         language,
-        model: Some(model),
+        model,
         blocks_total: seg.blocks.len(),
         blocks,
         figures,

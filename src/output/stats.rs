@@ -30,7 +30,7 @@ pub struct FileStats {
     pub charset_evidence: BTreeMap<String, u64>,
     pub charsets: BTreeMap<String, u64>,
     /// Written documents by identified language (ISO 639-3, `unknown`) and by the MLP that
-    /// scored them.
+    /// scored them (`en`, `de`, `fr`, `sv`, or `custom` for `--model`).
     pub languages: BTreeMap<String, u64>,
     pub models: BTreeMap<String, u64>,
     /// Written documents with bytes that were malformed in their charset.

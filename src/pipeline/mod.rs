@@ -357,7 +357,7 @@ fn process_record(
         },
         malformed: doc.malformed,
         language: xml::language_code(doc.language),
-        model: doc.model.map_or("none", |m| m.code()),
+        model: doc.model.map_or("custom", |m| m.code()),
     })
 }
 
