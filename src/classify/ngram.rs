@@ -102,13 +102,10 @@ impl Params {
     };
 }
 
+/// The table key of the k-gram ending `history` (one byte per symbol): the order in the top
+/// byte, the last k symbols below (k ≤ 7).
 fn key(k: usize, history: u64) -> u64 {
-    let mask = if k == 8 {
-        u64::MAX
-    } else {
-        (1u64 << (8 * k)) - 1
-    };
-    ((k as u64) << 56) | (history & mask)
+    ((k as u64) << 56) | (history & ((1u64 << (8 * k)) - 1))
 }
 
 fn key_order(key: u64) -> usize {
@@ -116,10 +113,10 @@ fn key_order(key: u64) -> usize {
 }
 
 /// Counts of all k-grams, k = 1..=order, of folded segments.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Counts {
     order: usize,
-    folding: Option<Folding>,
+    folding: Folding,
     grams: FxHashMap<u64, i64>,
 }
 
@@ -128,14 +125,14 @@ impl Counts {
         assert!((1..=MAX_ORDER).contains(&order), "order 1..=7");
         Counts {
             order,
-            folding: Some(folding),
+            folding,
             grams: FxHashMap::default(),
         }
     }
 
     /// Count one segment.
     pub fn add_segment(&mut self, text: &str) {
-        let folding = self.folding.expect("set by new");
+        let folding = self.folding;
         let mut h = 0u64;
         for _ in 1..self.order {
             h = (h << 8) | BOUNDARY as u64;
