@@ -245,6 +245,16 @@ fn eval_reports_bag_of_words_figures() {
     }
 }
 
+/// The MLPs that scored a file's documents, from its stats.
+fn model_names(stats: &serde_json::Value) -> Vec<&str> {
+    stats["models"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
 #[test]
 fn train_ngram_from_pages_and_language_choice() {
     let dir = tempdir("pages-train");
@@ -265,14 +275,7 @@ fn train_ngram_from_pages_and_language_choice() {
             .success()
     );
     let stats = check_outputs(&out, "sample");
-    assert_eq!(
-        stats["models"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .collect::<Vec<_>>(),
-        ["sv"]
-    );
+    assert_eq!(model_names(&stats), ["sv"]);
     assert!(
         stats["languages"]["eng"].as_u64().unwrap() >= 1,
         "{}",
@@ -286,14 +289,7 @@ fn train_ngram_from_pages_and_language_choice() {
             .success()
     );
     let stats = check_outputs(&custom, "sample");
-    assert_eq!(
-        stats["models"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .collect::<Vec<_>>(),
-        ["custom"]
-    );
+    assert_eq!(model_names(&stats), ["custom"]);
     let auto = dir.join("auto");
     assert!(process(&[&sample], &auto, &[]).status.success());
     let stats = check_outputs(&auto, "sample");

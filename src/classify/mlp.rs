@@ -13,6 +13,8 @@
 
 use std::fmt::Write as _;
 
+pub use super::ModelError;
+
 /// A trained network.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mlp {
@@ -25,18 +27,6 @@ pub struct Mlp {
     /// `hidden + 1`: output weights, bias last.
     pub w_output: Vec<f32>,
 }
-
-/// An error reading a model.
-#[derive(Debug)]
-pub struct ModelError(pub String);
-
-impl std::fmt::Display for ModelError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ModelError {}
 
 fn err(msg: impl Into<String>) -> ModelError {
     ModelError(msg.into())

@@ -79,21 +79,30 @@ const NGRAM_STANDARD: &[u8] = include_bytes!("../../models/ncleaner-en-standard.
 /// The built-in English non-lexical n-gram model.
 const NGRAM_NON_LEXICAL: &[u8] = include_bytes!("../../models/ncleaner-en-nonlexical.ngram.gz");
 
-/// Decompress a gzipped model text.
-pub fn gunzip_text(bytes: &[u8]) -> std::io::Result<String> {
-    let mut s = String::new();
-    flate2::read::GzDecoder::new(bytes).read_to_string(&mut s)?;
-    Ok(s)
+/// An error reading a model.
+#[derive(Debug)]
+pub struct ModelError(pub String);
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
+impl std::error::Error for ModelError {}
+
 /// Read an n-gram model file, gzipped or not.
-pub fn read_ngram(bytes: &[u8], q: Option<f64>) -> Result<NgramModel, String> {
+pub fn read_ngram(bytes: &[u8]) -> Result<NgramModel, ModelError> {
     let text = if bytes.starts_with(&[0x1f, 0x8b]) {
-        gunzip_text(bytes).map_err(|e| e.to_string())?
+        let mut s = String::new();
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_string(&mut s)
+            .map_err(|e| ModelError(format!("bad gzip: {e}")))?;
+        s
     } else {
-        String::from_utf8(bytes.to_vec()).map_err(|_| "not UTF-8".to_string())?
+        String::from_utf8(bytes.to_vec()).map_err(|_| ModelError("not UTF-8".into()))?
     };
-    NgramModel::parse(&text, q).map_err(|e| e.to_string())
+    NgramModel::parse(&text)
 }
 
 /// All scorers of a run.
@@ -112,13 +121,14 @@ pub struct Models {
 }
 
 impl Models {
-    /// The built-in models. `mlp` replaces every language's MLP (`--model`); `ngram_file`
-    /// replaces the n-gram model that `ngram` selects.
+    /// The built-in models. `mlp` (a model and its file's text) replaces every language's MLP
+    /// (`--model`); `ngram_file` (a model and its file's bytes) replaces the n-gram model that
+    /// `ngram` selects.
     pub fn new(
         lang: LangChoice,
         mlp: Option<(Mlp, String)>,
         ngram: NgramChoice,
-        ngram_file: Option<NgramModel>,
+        ngram_file: Option<(NgramModel, Vec<u8>)>,
     ) -> Models {
         let mut sum = Md5::new();
         sum.update(format!("lang={lang:?} ngram={ngram:?}\n"));
@@ -136,21 +146,27 @@ impl Models {
                 (l, m)
             })
             .collect();
-        let load = |bytes: &[u8]| read_ngram(bytes, None).expect("built-in models are valid");
+        let mut load = |bytes: &[u8]| {
+            sum.update(bytes);
+            read_ngram(bytes).expect("built-in models are valid (tested)")
+        };
         let (mut standard, mut non_lexical) = (None, None);
         match (ngram, ngram_file) {
             (NgramChoice::Off, _) => {}
-            (NgramChoice::NonLexical, Some(m)) => non_lexical = Some(m),
-            (_, Some(m)) => standard = Some(m),
+            (choice, Some((m, bytes))) => {
+                sum.update(&bytes);
+                if choice == NgramChoice::NonLexical {
+                    non_lexical = Some(m);
+                } else {
+                    standard = Some(m);
+                }
+            }
             (NgramChoice::Standard, None) => standard = Some(load(NGRAM_STANDARD)),
             (NgramChoice::NonLexical, None) => non_lexical = Some(load(NGRAM_NON_LEXICAL)),
             (NgramChoice::Auto, None) => {
                 standard = Some(load(NGRAM_STANDARD));
                 non_lexical = Some(load(NGRAM_NON_LEXICAL));
             }
-        }
-        for m in standard.iter().chain(&non_lexical) {
-            sum.update(m.to_text());
         }
         Models {
             mlps,
@@ -186,6 +202,11 @@ impl Models {
             .find(|(l, _)| *l == want)
             .expect("one per language");
         ((!self.custom_mlp).then_some(*l), m)
+    }
+
+    /// The n-gram models loaded (none with n-gram scoring off).
+    pub fn ngram_models(&self) -> impl Iterator<Item = &NgramModel> {
+        self.standard.iter().chain(&self.non_lexical)
     }
 
     /// The n-gram model for a document in `lang`, if n-gram scoring is on.

@@ -21,6 +21,8 @@ use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
+use super::ModelError;
+
 /// The longest supported n-gram (keys pack n bytes and the order into a `u64`).
 pub const MAX_ORDER: usize = 7;
 /// Size of the folded alphabet, for add-one smoothing of unigrams.
@@ -175,8 +177,6 @@ impl Counts {
 pub struct NgramModel {
     pub params: Params,
     scorer: Scorer,
-    /// The counts the model was built from (kept for writing the model out).
-    counts: (Counts, Counts),
 }
 
 /// Both models in one table: log₂ P*ₖ of every k-gram observed in either (NaN where a model
@@ -290,28 +290,21 @@ impl Scorer {
     }
 }
 
-/// An error reading a model file or training data.
-#[derive(Debug)]
-pub struct NgramError(pub String);
-
-impl std::fmt::Display for NgramError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NgramError {}
-
 impl NgramModel {
     /// Build from clean and dirty counts (same order and folding as `params`).
-    pub fn new(params: Params, clean: Counts, dirty: Counts) -> NgramModel {
+    pub fn new(params: Params, clean: &Counts, dirty: &Counts) -> NgramModel {
         assert_eq!(clean.order, params.order);
         assert_eq!(dirty.order, params.order);
         NgramModel {
             params,
-            scorer: Scorer::new(&clean, &dirty, params.q),
-            counts: (clean, dirty),
+            scorer: Scorer::new(clean, dirty, params.q),
         }
+    }
+
+    /// Read [`model_text`]'s format.
+    pub fn parse(text: &str) -> Result<NgramModel, ModelError> {
+        let (params, clean, dirty) = parse_counts(text)?;
+        Ok(NgramModel::new(params, &clean, &dirty))
     }
 
     /// NCleaner's score of a segment: `H_dirty − H_clean` in bits per character; positive means
@@ -332,90 +325,85 @@ impl NgramModel {
         }
         (chars > 0).then(|| ((clean - dirty) / chars as f64) as f32)
     }
+}
 
-    /// The model as text: a header, then every k-gram (hex of its folded bytes) with its clean
-    /// and dirty counts, sorted.
-    pub fn to_text(&self) -> String {
-        let p = &self.params;
-        let mut rows: BTreeMap<(usize, u64), (i64, i64)> = BTreeMap::new();
-        for (which, counts) in [&self.counts.0, &self.counts.1].into_iter().enumerate() {
-            for (&k, &v) in &counts.grams {
-                if v > 0 {
-                    let e = rows.entry((key_order(k), k)).or_default();
-                    if which == 0 {
-                        e.0 = v;
-                    } else {
-                        e.1 = v;
-                    }
+/// A model as text: a header, then every k-gram (hex of its folded bytes) with its clean
+/// and dirty counts, sorted.
+pub fn model_text(p: &Params, clean: &Counts, dirty: &Counts) -> String {
+    let mut rows: BTreeMap<(usize, u64), (i64, i64)> = BTreeMap::new();
+    for (which, counts) in [clean, dirty].into_iter().enumerate() {
+        for (&k, &v) in &counts.grams {
+            if v > 0 {
+                let e = rows.entry((key_order(k), k)).or_default();
+                if which == 0 {
+                    e.0 = v;
+                } else {
+                    e.1 = v;
                 }
             }
         }
-        let mut s = format!(
-            "cowrex-ngram 1\norder {}\nq {}\nfolding {}\n",
-            p.order,
-            p.q,
-            p.folding.as_str()
-        );
-        for ((order, k), (c, d)) in rows {
-            for i in (0..order).rev() {
-                let _ = write!(s, "{:02x}", (k >> (8 * i)) & 0xff);
-            }
-            let _ = writeln!(s, "\t{c}\t{d}");
-        }
-        s
     }
+    let mut s = format!(
+        "cowrex-ngram 1\norder {}\nq {}\nfolding {}\n",
+        p.order,
+        p.q,
+        p.folding.as_str()
+    );
+    for ((order, k), (c, d)) in rows {
+        for i in (0..order).rev() {
+            let _ = write!(s, "{:02x}", (k >> (8 * i)) & 0xff);
+        }
+        let _ = writeln!(s, "\t{c}\t{d}");
+    }
+    s
+}
 
-    /// Read [`NgramModel::to_text`]'s format; `q` may be overridden.
-    pub fn parse(text: &str, q: Option<f64>) -> Result<NgramModel, NgramError> {
-        let bad = |m: &str| NgramError(format!("not a cowrex n-gram model: {m}"));
-        let mut lines = text.lines();
-        if lines.next() != Some("cowrex-ngram 1") {
-            return Err(bad("missing header `cowrex-ngram 1`"));
-        }
-        let mut field = |name: &str| -> Result<String, NgramError> {
-            lines
-                .next()
-                .and_then(|l| l.strip_prefix(name))
-                .and_then(|l| l.strip_prefix(' '))
-                .map(str::to_owned)
-                .ok_or_else(|| bad(&format!("missing `{name}`")))
-        };
-        let order: usize = field("order")?.parse().map_err(|_| bad("order"))?;
-        let q_file: f64 = field("q")?.parse().map_err(|_| bad("q"))?;
-        let folding = Folding::parse(&field("folding")?).ok_or_else(|| bad("folding"))?;
-        if !(1..=MAX_ORDER).contains(&order) {
-            return Err(bad("order must be 1..=7"));
-        }
-        let params = Params {
-            order,
-            q: q.unwrap_or(q_file),
-            folding,
-        };
-        let (mut clean, mut dirty) = (Counts::new(order, folding), Counts::new(order, folding));
-        for (i, line) in lines.enumerate() {
-            let mut f = line.split('\t');
-            let (Some(g), Some(c), Some(d), None) = (f.next(), f.next(), f.next(), f.next()) else {
-                return Err(bad(&format!("line {}: expected 3 fields", i + 5)));
-            };
-            if g.is_empty() || g.len() % 2 != 0 || g.len() / 2 > order {
-                return Err(bad(&format!("line {}: bad n-gram {g:?}", i + 5)));
-            }
-            let h = u64::from_str_radix(g, 16).map_err(|_| bad(&format!("line {}", i + 5)))?;
-            let k = key(g.len() / 2, h);
-            let num = |s: &str| {
-                s.parse::<i64>()
-                    .map_err(|_| bad(&format!("line {}", i + 5)))
-            };
-            let (c, d) = (num(c)?, num(d)?);
-            if c > 0 {
-                clean.grams.insert(k, c);
-            }
-            if d > 0 {
-                dirty.grams.insert(k, d);
-            }
-        }
-        Ok(NgramModel::new(params, clean, dirty))
+/// Read [`model_text`]'s format: the parameters and the clean and dirty counts.
+pub fn parse_counts(text: &str) -> Result<(Params, Counts, Counts), ModelError> {
+    let bad = |m: &str| ModelError(format!("not a cowrex n-gram model: {m}"));
+    let mut lines = text.lines();
+    if lines.next() != Some("cowrex-ngram 1") {
+        return Err(bad("missing header `cowrex-ngram 1`"));
     }
+    let mut field = |name: &str| -> Result<String, ModelError> {
+        lines
+            .next()
+            .and_then(|l| l.strip_prefix(name))
+            .and_then(|l| l.strip_prefix(' '))
+            .map(str::to_owned)
+            .ok_or_else(|| bad(&format!("missing `{name}`")))
+    };
+    let order: usize = field("order")?.parse().map_err(|_| bad("order"))?;
+    let q: f64 = field("q")?.parse().map_err(|_| bad("q"))?;
+    let folding = Folding::parse(&field("folding")?).ok_or_else(|| bad("folding"))?;
+    if !(1..=MAX_ORDER).contains(&order) {
+        return Err(bad("order must be 1..=7"));
+    }
+    let params = Params { order, q, folding };
+    let (mut clean, mut dirty) = (Counts::new(order, folding), Counts::new(order, folding));
+    for (i, line) in lines.enumerate() {
+        let mut f = line.split('\t');
+        let (Some(g), Some(c), Some(d), None) = (f.next(), f.next(), f.next(), f.next()) else {
+            return Err(bad(&format!("line {}: expected 3 fields", i + 5)));
+        };
+        if g.is_empty() || g.len() % 2 != 0 || g.len() / 2 > order {
+            return Err(bad(&format!("line {}: bad n-gram {g:?}", i + 5)));
+        }
+        let h = u64::from_str_radix(g, 16).map_err(|_| bad(&format!("line {}", i + 5)))?;
+        let k = key(g.len() / 2, h);
+        let num = |s: &str| {
+            s.parse::<i64>()
+                .map_err(|_| bad(&format!("line {}", i + 5)))
+        };
+        let (c, d) = (num(c)?, num(d)?);
+        if c > 0 {
+            clean.grams.insert(k, c);
+        }
+        if d > 0 {
+            dirty.grams.insert(k, d);
+        }
+    }
+    Ok((params, clean, dirty))
 }
 
 /// Paragraphs of a plain text: runs of non-blank lines, joined with a space.
@@ -445,7 +433,7 @@ pub fn paragraphs(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn model(params: Params) -> NgramModel {
+    fn counts(params: Params) -> (Counts, Counts) {
         let mut clean = Counts::new(params.order, params.folding);
         let mut dirty = Counts::new(params.order, params.folding);
         for _ in 0..20 {
@@ -454,7 +442,12 @@ mod tests {
             dirty.add_segment("Home | About us | Contact | Login");
             dirty.add_segment("Copyright 2015 All rights reserved. Click here");
         }
-        NgramModel::new(params, clean, dirty)
+        (clean, dirty)
+    }
+
+    fn model(params: Params) -> NgramModel {
+        let (clean, dirty) = counts(params);
+        NgramModel::new(params, &clean, &dirty)
     }
 
     #[test]
@@ -492,15 +485,14 @@ mod tests {
 
     #[test]
     fn text_format_round_trips() {
-        let m = model(Params::NON_LEXICAL);
-        let t = m.to_text();
-        let back = NgramModel::parse(&t, None).unwrap();
-        assert_eq!(back.to_text(), t);
+        let p = Params::NON_LEXICAL;
+        let (clean, dirty) = counts(p);
+        let t = model_text(&p, &clean, &dirty);
+        let (p2, c2, d2) = parse_counts(&t).unwrap();
+        assert_eq!(model_text(&p2, &c2, &d2), t);
         let s = "Some text, 12 words.";
-        assert_eq!(back.score(s), m.score(s));
-        assert!(
-            NgramModel::parse("cowrex-ngram 1\norder 9\nq 0.5\nfolding standard\n", None).is_err()
-        );
+        assert_eq!(NgramModel::parse(&t).unwrap().score(s), model(p).score(s));
+        assert!(NgramModel::parse("cowrex-ngram 1\norder 9\nq 0.5\nfolding standard\n").is_err());
     }
 
     #[test]

@@ -63,6 +63,19 @@ enum NgramArg {
     Off,
 }
 
+/// The n-gram decision, for the commands that make one (`process` only writes scores).
+#[derive(Args, Clone, Copy)]
+struct BiasArg {
+    /// A segment is clean when its n-gram score (bits per character) is at least this.
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        value_name = "BITS",
+        allow_negative_numbers = true
+    )]
+    bias: f32,
+}
+
 #[derive(Args, Clone)]
 struct ModelArgs {
     /// Which built-in MLP scores a document: `auto` identifies the document's language
@@ -80,14 +93,6 @@ struct ModelArgs {
     /// N-gram model file (from `cowrex train ngram`) instead of the built-in one.
     #[arg(long, value_name = "FILE")]
     ngram_model: Option<PathBuf>,
-    /// A segment is clean when its n-gram score (bits per character) is at least this.
-    #[arg(
-        long,
-        default_value_t = 0.0,
-        value_name = "BITS",
-        allow_negative_numbers = true
-    )]
-    bias: f32,
     /// A block whose score is above this is boilerplate.
     #[arg(long, default_value_t = 0.5, value_name = "T")]
     threshold: f32,
@@ -153,6 +158,8 @@ struct ExtractArgs {
     /// are scored with the n-gram model; `text` prints those scoring at least `--bias`.
     #[arg(long)]
     plain_text: bool,
+    #[command(flatten)]
+    bias: BiasArg,
     #[command(flatten)]
     model: ModelArgs,
 }
@@ -247,6 +254,8 @@ struct EvalArgs {
     /// Also write the figures as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    #[command(flatten)]
+    bias: BiasArg,
     #[command(flatten)]
     model: ModelArgs,
 }
@@ -357,7 +366,8 @@ fn load_models(a: &ModelArgs) -> Result<Models, Box<dyn std::error::Error>> {
         Some(p) => {
             let bytes =
                 std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            Some(classify::read_ngram(&bytes, None).map_err(|e| format!("{}: {e}", p.display()))?)
+            let m = classify::read_ngram(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+            Some((m, bytes))
         }
     };
     Ok(Models::new(lang, mlp, ngram, ngram_file))
@@ -528,7 +538,7 @@ fn extract(a: ExtractArgs) -> CliResult {
     let models = load_models(&a.model)?;
     let bytes = read_input(&a.file)?;
     if a.plain_text {
-        return extract_plain_text(&bytes, &models, a.format, a.model.bias);
+        return extract_plain_text(&bytes, &models, a.format, a.bias.bias);
     }
     let cfg = doc_config(&a.model, false);
     let doc = analyze_file(&bytes, &a.url, &models, &cfg).ok();
@@ -804,7 +814,7 @@ fn analyze_gold_pages(
     cfg: &Config,
     threads: usize,
 ) -> Result<Vec<Option<document::Document>>, Box<dyn std::error::Error>> {
-    let list: Vec<eval::GoldPage> = pages.iter().map(|(_, p)| p.clone()).collect();
+    let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
     eval::analyze_pages(&list, models, cfg, threads)
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
@@ -849,8 +859,7 @@ fn train_ngram(a: TrainNgramArgs) -> CliResult {
         );
         let docs = analyze_gold_pages(&pages, &models, &Config::default(), threads_or_cores(None))?;
         for ((_, p), d) in pages.iter().zip(&docs) {
-            let blocks = d.as_ref().map_or(&[][..], |d| &d.blocks[..]);
-            eval::count_page(&p.gold, blocks, &mut clean, &mut raw);
+            eval::count_page(&p.gold, eval::blocks_of(d), &mut clean, &mut raw);
         }
         eprintln!("cowrex: {} pages of {}", pages.len(), sets.join(", "));
     }
@@ -860,8 +869,7 @@ fn train_ngram(a: TrainNgramArgs) -> CliResult {
         clean.chars(),
         dirty.chars()
     );
-    let model = ngram::NgramModel::new(params, clean, dirty);
-    let text = model.to_text();
+    let text = ngram::model_text(&params, &clean, &dirty);
     let bytes = if a.out.extension().is_some_and(|e| e == "gz") {
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         enc.write_all(text.as_bytes())?;
@@ -892,11 +900,12 @@ fn evaluate(a: EvalArgs) -> CliResult {
         if k < 2 || k > pages.len() {
             return Err(format!("--cv needs 2 ≤ K ≤ {} pages", pages.len()).into());
         }
-        cross_validate_ngram(&pages, &mut docs, &models, k, a.model.ngram)?;
+        let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
+        eval::cross_validate_ngram(&gold, &mut docs, &models, k);
     }
     let keep = |b: &document::Block| match a.scorer {
         ScorerArg::Mlp => b.bpv <= a.model.threshold,
-        ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.model.bias),
+        ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.bias.bias),
         ScorerArg::All => true,
     };
     let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
@@ -915,7 +924,7 @@ fn evaluate(a: EvalArgs) -> CliResult {
         ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold),
         ScorerArg::Ngram => format!(
             "ngram (bias {}{})",
-            a.model.bias,
+            a.bias.bias,
             a.cv.map_or(String::new(), |k| format!(", {k}-fold cv by page"))
         ),
         ScorerArg::All => "all blocks".to_string(),
@@ -964,68 +973,4 @@ fn evaluate(a: EvalArgs) -> CliResult {
         macro_f.0, macro_f.1, macro_f.2
     );
     Ok(0)
-}
-
-/// Replace every block's n-gram score by one from models trained on the other folds' pages
-/// (page `i` is in fold `i mod k`), with the parameters of the built-in model the document
-/// would use.
-fn blocks_of(d: &Option<document::Document>) -> &[document::Block] {
-    d.as_ref().map_or(&[][..], |d| &d.blocks[..])
-}
-
-fn cross_validate_ngram(
-    pages: &[(usize, eval::GoldPage)],
-    docs: &mut [Option<document::Document>],
-    models: &Models,
-    k: usize,
-    choice: NgramArg,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let params: Vec<ngram::Params> = match choice {
-        NgramArg::Standard => vec![ngram::Params::STANDARD],
-        NgramArg::Nonlexical => vec![ngram::Params::NON_LEXICAL],
-        NgramArg::Auto => vec![ngram::Params::STANDARD, ngram::Params::NON_LEXICAL],
-        NgramArg::Off => unreachable!("checked by eval"),
-    };
-    for p in params {
-        let new = || ngram::Counts::new(p.order, p.folding);
-        let (mut clean, mut raw) = (new(), new());
-        for ((_, page), d) in pages.iter().zip(docs.iter()) {
-            eval::count_page(&page.gold, blocks_of(d), &mut clean, &mut raw);
-        }
-        for fold in 0..k {
-            let (mut fc, mut fr) = (new(), new());
-            for (i, ((_, page), d)) in pages.iter().zip(docs.iter()).enumerate() {
-                if i % k == fold {
-                    eval::count_page(&page.gold, blocks_of(d), &mut fc, &mut fr);
-                }
-            }
-            let (mut c, mut r) = (clean.clone(), raw.clone());
-            c.merge(&fc, -1);
-            r.merge(&fr, -1);
-            let dirty = ngram::Counts::difference(&r, &c);
-            let model = ngram::NgramModel::new(p, c, dirty);
-            for (i, d) in docs.iter_mut().enumerate() {
-                let Some(d) = d.as_mut().filter(|_| i % k == fold) else {
-                    continue;
-                };
-                // The parameters of the model this document would be scored with.
-                if models
-                    .ngram(d.language)
-                    .map(|m| (m.params.order, m.params.folding))
-                    != Some((p.order, p.folding))
-                {
-                    continue;
-                }
-                for b in &mut d.blocks {
-                    b.ngram = model.score(&b.text);
-                }
-            }
-            eprintln!(
-                "cowrex: {} model, fold {}/{k}",
-                p.folding.as_str(),
-                fold + 1
-            );
-        }
-    }
-    Ok(())
 }

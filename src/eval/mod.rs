@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::classify::Models;
-use crate::classify::ngram::Counts;
+use crate::classify::ngram::{Counts, NgramModel};
 use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -195,7 +195,7 @@ impl SetFigures {
 /// Analyse pages on `threads` threads; the result is in page order. `Ok(None)`: the page has
 /// no text.
 pub fn analyze_pages(
-    pages: &[GoldPage],
+    pages: &[&GoldPage],
     models: &Models,
     cfg: &Config,
     threads: usize,
@@ -239,6 +239,57 @@ pub fn analyze_pages(
     });
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The blocks of an analysed page (none when it had no text).
+pub fn blocks_of(doc: &Option<Document>) -> &[Block] {
+    doc.as_ref().map_or(&[][..], |d| &d.blocks[..])
+}
+
+/// Cross-validate the n-gram models by page: every block's n-gram score is replaced by one from
+/// a model trained (like the one that scored it) on the pages of the other folds; page `i` is
+/// in fold `i mod k`. `gold[i]` is the gold text of the page `docs[i]` came from.
+pub fn cross_validate_ngram(
+    gold: &[&str],
+    docs: &mut [Option<Document>],
+    models: &Models,
+    k: usize,
+) {
+    for loaded in models.ngram_models() {
+        let p = loaded.params;
+        let new = || Counts::new(p.order, p.folding);
+        let count = |docs: &[Option<Document>], fold: Option<usize>| {
+            let (mut clean, mut raw) = (new(), new());
+            for (i, (g, d)) in gold.iter().zip(docs.iter()).enumerate() {
+                if fold.is_none_or(|f| i % k == f) {
+                    count_page(g, blocks_of(d), &mut clean, &mut raw);
+                }
+            }
+            (clean, raw)
+        };
+        let (clean, raw) = count(docs, None);
+        for fold in 0..k {
+            let (fold_clean, fold_raw) = count(docs, Some(fold));
+            let (mut c, mut r) = (clean.clone(), raw.clone());
+            c.merge(&fold_clean, -1);
+            r.merge(&fold_raw, -1);
+            let model = NgramModel::new(p, &c, &Counts::difference(&r, &c));
+            for (i, d) in docs.iter_mut().enumerate() {
+                let Some(d) = d.as_mut().filter(|_| i % k == fold) else {
+                    continue;
+                };
+                if !models
+                    .ngram(d.language)
+                    .is_some_and(|m| std::ptr::eq(m, loaded))
+                {
+                    continue; // scored by the other model
+                }
+                for b in &mut d.blocks {
+                    b.ngram = model.score(&b.text);
+                }
+            }
+        }
+    }
 }
 
 /// Count a page for NCleaner's differential training: its gold lines as clean segments and
