@@ -186,8 +186,24 @@ pub struct Segmentation {
     pub capped: Option<Cap>,
 }
 
-const DROP_CONTAINERS: [&[u8]; 8] = [
+/// texrex's drop containers: elements whose content writes no text.
+const TEXREX_DROP: [&[u8]; 8] = [
     b"script", b"style", b"head", b"form", b"applet", b"code", b"audio", b"video",
+];
+
+/// Drop containers with HTML5 syntax: texrex's, except `form`, which on many sites (ASP.NET's
+/// page-wide form) wraps the whole page; the form controls with text of their own are dropped
+/// instead.
+const HTML5_DROP: [&[u8]; 9] = [
+    b"script",
+    b"style",
+    b"head",
+    b"applet",
+    b"code",
+    b"audio",
+    b"video",
+    b"select",
+    b"textarea",
 ];
 
 const BREAK_TAGS: [&[u8]; 13] = [
@@ -206,8 +222,23 @@ const BREAK_TAGS: [&[u8]; 13] = [
     b"section",
 ];
 
+/// Elements that may appear in the head (HTML5's "in head" insertion mode).
+const HEAD_CONTENT: [&[u8]; 11] = [
+    b"base",
+    b"basefont",
+    b"bgsound",
+    b"link",
+    b"meta",
+    b"title",
+    b"noscript",
+    b"script",
+    b"style",
+    b"template",
+    b"head",
+];
+
 /// Elements whose content is not markup: skipped up to their end tag.
-const RAW_TEXT: [&[u8]; 6] = [
+pub(crate) const RAW_TEXT: [&[u8]; 6] = [
     b"script",
     b"style",
     b"xmp",
@@ -218,7 +249,7 @@ const RAW_TEXT: [&[u8]; 6] = [
 /// Elements whose content is text but not markup.
 const RCDATA: [&[u8]; 2] = [b"title", b"textarea"];
 
-const VOID: [&[u8]; 16] = [
+pub(crate) const VOID: [&[u8]; 16] = [
     b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta", b"param",
     b"source", b"track", b"wbr", b"keygen", b"command",
 ];
@@ -236,7 +267,7 @@ fn is_ws(b: u8) -> bool {
 }
 
 #[inline]
-fn is_html_ws(b: u8) -> bool {
+pub(crate) fn is_html_ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\r' | b' ' | 0x0c)
 }
 
@@ -257,6 +288,8 @@ struct Stripper<'a> {
     /// Position right after the first `</head>`, for pages without `<body>`.
     head_end: Option<usize>,
     name: Vec<u8>,
+    /// Raw-text and RCDATA elements with no end tag at or after the given position.
+    unclosed: Vec<(Vec<u8>, usize)>,
 }
 
 /// Segment the raw text of a record (see [`raw_text`]) into blocks.
@@ -276,6 +309,7 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
         header_end: None,
         head_end: None,
         name: Vec::with_capacity(16),
+        unclosed: Vec::new(),
     };
     let mut end = s.run(0);
     let body_found = s.header_end.is_some();
@@ -433,7 +467,23 @@ impl Stripper<'_> {
                 let name = self.name.as_slice();
                 let rcdata = RCDATA.contains(&name);
                 if rcdata || RAW_TEXT.contains(&name) {
-                    let close = find_end_tag(raw, after, name);
+                    // Without an end tag the element is taken to end right here (browsers of
+                    // old did so for an unclosed `<title>`); otherwise one typo in the head
+                    // would swallow the page. A failed search is remembered, so the cost stays
+                    // linear however many such tags there are.
+                    let unclosed = self
+                        .unclosed
+                        .iter()
+                        .any(|(e, from)| e == name && *from <= after);
+                    let Some(close) = (!unclosed)
+                        .then(|| find_end_tag(raw, after, name))
+                        .flatten()
+                    else {
+                        if !unclosed {
+                            self.unclosed.push((name.to_vec(), after));
+                        }
+                        continue;
+                    };
                     if rcdata {
                         let content = &raw[after..close];
                         if self.state == State::OutsideDoc
@@ -557,10 +607,27 @@ impl Stripper<'_> {
             }
             _ => {
                 if name == b"/body" || name == b"body" {
-                    self.state = State::OutsideDoc;
-                    return false;
+                    if self.syntax == Syntax::Texrex {
+                        self.state = State::OutsideDoc;
+                        return false;
+                    }
+                    // As in HTML5, a later `<body>` or `</body>` does not end the body.
+                    return true;
                 }
-                if self.drop_close.is_none() && DROP_CONTAINERS.contains(&name) {
+                if self.syntax == Syntax::Html5
+                    && self.drop_close.as_deref() == Some(b"/head")
+                    && name[0].is_ascii_alphabetic()
+                    && !HEAD_CONTENT.contains(&name)
+                {
+                    // As in HTML5, an element that cannot be in the head ends it.
+                    self.state = State::Text;
+                    self.drop_close = None;
+                }
+                let drop: &[&[u8]] = match self.syntax {
+                    Syntax::Texrex => &TEXREX_DROP,
+                    Syntax::Html5 => &HTML5_DROP,
+                };
+                if self.drop_close.is_none() && drop.contains(&name) {
                     self.state = State::Markup;
                     let mut close = Vec::with_capacity(name.len() + 1);
                     close.push(b'/');
@@ -679,7 +746,7 @@ fn collapse(bytes: &[u8]) -> Vec<u8> {
 /// Find the `>` that ends a tag whose attributes start at `i`, honouring quoted attribute
 /// values (HTML5). Returns the position of `>` (None at end of input) and whether the tag
 /// ends with `/>`.
-fn find_tag_end(raw: &[u8], mut i: usize) -> (Option<usize>, bool) {
+pub(crate) fn find_tag_end(raw: &[u8], mut i: usize) -> (Option<usize>, bool) {
     let n = raw.len();
     let mut last_slash = false;
     while i < n {
@@ -714,9 +781,8 @@ fn find_tag_end(raw: &[u8], mut i: usize) -> (Option<usize>, bool) {
     (None, false)
 }
 
-/// Position of the `<` of the end tag `</name` (case-insensitive) at or after `from`, or the
-/// end of the input.
-fn find_end_tag(raw: &[u8], from: usize, name: &[u8]) -> usize {
+/// Position of the `<` of the end tag `</name` (case-insensitive) at or after `from`.
+pub(crate) fn find_end_tag(raw: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     let finder = memmem::Finder::new(b"</");
     for o in finder.find_iter(&raw[from..]) {
         let p = from + o + 2;
@@ -726,10 +792,10 @@ fn find_end_tag(raw: &[u8], from: usize, name: &[u8]) -> usize {
                 .get(p + name.len())
                 .is_none_or(|&b| is_html_ws(b) || b == b'/' || b == b'>')
         {
-            return from + o;
+            return Some(from + o);
         }
     }
-    raw.len()
+    None
 }
 
 /// Parse `key=value` attributes of a tag (values unquoted, entities left as they are).
@@ -783,8 +849,12 @@ mod tests {
     use super::*;
 
     fn texts(html: &str) -> Vec<String> {
+        texts_with(html, Syntax::Html5)
+    }
+
+    fn texts_with(html: &str, syntax: Syntax) -> Vec<String> {
         let raw = raw_text(html.as_bytes());
-        segment(&raw, Limits::default(), Syntax::Html5)
+        segment(&raw, Limits::default(), syntax)
             .blocks
             .iter()
             .filter(|b| !b.text.is_empty())
@@ -806,9 +876,37 @@ mod tests {
     #[test]
     fn break_tags_split_blocks_and_drop_containers_write_nothing() {
         let t = texts(
-            "<html><head><title>T</title></head><body><div>One <b>two</b></div><script>var x='<div>';</script><p>Three<br>four</p><form>x</form></body></html>",
+            "<html><head><title>T</title></head><body><div>One <b>two</b></div><script>var x='<div>';</script><p>Three<br>four</p><select><option>x</select><textarea>y</textarea></body></html>",
         );
         assert_eq!(t, vec!["One two", "Three four"]);
+    }
+
+    #[test]
+    fn forms_keep_their_text_except_in_texrex_syntax() {
+        let html = "<body><form action=x><div>Whole page in a form</div><select><option>Menu</option></select></form></body>";
+        assert_eq!(texts(html), vec!["Whole page in a form"]);
+        assert!(texts_with(html, Syntax::Texrex).is_empty());
+    }
+
+    #[test]
+    fn html5_recovery_from_broken_pages() {
+        // A stray </body> (pages pasted into pages) does not end the text.
+        let html = "<body><p>One</p></body><p>Two</p><body><p>Three</p></body>";
+        assert_eq!(texts(html), vec!["One", "Two", "Three"]);
+        assert_eq!(texts_with(html, Syntax::Texrex), vec!["One"]);
+        // An unclosed <title> or <script> does not swallow the page.
+        assert_eq!(
+            texts("<head><title>T</head><body><p>Text</p><script>x</body>"),
+            vec!["Text"]
+        );
+        // A broken attribute hides <body>, and an element that cannot be in the head ends it.
+        assert_eq!(
+            texts("<head><meta content=\"x></head><body onload=\"f()\"><div>Text</div>"),
+            vec!["Text"]
+        );
+        // Many unclosed raw-text elements stay linear (each search is done once).
+        let many = format!("<body>{}<p>end</p>", "<title>x".repeat(5_000));
+        assert_eq!(texts(&many).last().map(String::as_str), Some("end"));
     }
 
     #[test]
