@@ -251,6 +251,12 @@ struct EvalArgs {
     /// Worker threads (default: available cores).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
+    /// Also report block-level figures against the annotated pages in this directory
+    /// (`<set>/original/` with `<set>/annotated/`, or `raw_html/` with `prepared_html/`, as in
+    /// `../shared/data/blocks`); pages are matched by page id (SHA-256 of the original or
+    /// the file name).
+    #[arg(long, value_name = "LABELS")]
+    blocks: Option<PathBuf>,
     /// Also write the figures as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -821,6 +827,64 @@ fn analyze_gold_pages(
         .map_err(Into::into)
 }
 
+/// Print block-level figures per set against the annotated pages under `dir`; returns them as
+/// JSON.
+fn block_level(
+    dir: &Path,
+    sets: &[String],
+    pages: &[(usize, eval::GoldPage)],
+    docs: &[Option<document::Document>],
+    content: impl Fn(&document::Block) -> bool + Copy,
+) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    if !dir.is_dir() {
+        return Err(format!("--blocks {}: no such directory", dir.display()).into());
+    }
+    println!(
+        "block level (labels: {}; boilerplate = positive)",
+        dir.display()
+    );
+    println!(
+        "{:<20} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9}",
+        "set", "pages", "blocks", "unlabelled", "accuracy", "precision", "recall", "f1"
+    );
+    let mut out = serde_json::Map::new();
+    for (i, set) in sets.iter().enumerate() {
+        let labels = eval::load_block_labels(dir, set)?;
+        if labels.is_empty() {
+            continue;
+        }
+        let set_pages = pages
+            .iter()
+            .zip(docs)
+            .filter(|((s, _), _)| *s == i)
+            .map(|((_, p), d)| (p, d));
+        let f = eval::block_figures(&labels, set_pages, content)?;
+        let c = f.confusion;
+        println!(
+            "{set:<20} {:>6} {:>7} {:>10} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
+            f.pages,
+            f.blocks,
+            f.unlabelled,
+            c.accuracy(),
+            c.precision(),
+            c.recall(),
+            c.f1()
+        );
+        out.insert(
+            set.clone(),
+            serde_json::json!({
+                "pages": f.pages, "blocks": f.blocks, "unlabelled": f.unlabelled,
+                "accuracy": c.accuracy(), "precision": c.precision(), "recall": c.recall(),
+                "f1": c.f1(),
+            }),
+        );
+    }
+    if out.is_empty() {
+        println!("(no annotated pages for these sets)");
+    }
+    Ok(serde_json::Value::Object(out))
+}
+
 fn read_text(p: &Path) -> Result<String, Box<dyn std::error::Error>> {
     let bytes = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
@@ -960,12 +1024,15 @@ fn evaluate(a: EvalArgs) -> CliResult {
             }),
         );
     }
+    let mut json = serde_json::json!({
+        "scorer": scorer, "sets": json_sets,
+        "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2},
+    });
+    if let Some(dir) = &a.blocks {
+        json["blocks"] = block_level(dir, &sets, &pages, &docs, keep)?;
+    }
     if let Some(p) = &a.json {
-        let v = serde_json::json!({
-            "scorer": scorer, "sets": json_sets,
-            "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2},
-        });
-        std::fs::write(p, format!("{v:#}\n"))
+        std::fs::write(p, format!("{json:#}\n"))
             .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
     println!(

@@ -8,6 +8,8 @@
 //! one is empty scores 0. Sets report the mean over their pages and the micro-averaged
 //! (pooled) figures; the macro figure is the mean over sets.
 
+pub mod labels;
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -16,6 +18,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::classify::Models;
+use crate::classify::mlp::Confusion;
 use crate::classify::ngram::{Counts, NgramModel};
 use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -84,6 +87,40 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), S
     Ok((pages, missing))
 }
 
+/// Directory pairs (original page, annotated page) a block-label directory may hold per set:
+/// L3S-GN1's and BoilerNet's layouts.
+const LABEL_DIRS: [(&str, &str); 2] = [("original", "annotated"), ("raw_html", "prepared_html")];
+
+/// The annotated pages of `set` under a block-label directory (`DIR/<set>/original/NAME` with
+/// `DIR/<set>/annotated/NAME`, or `raw_html/` with `prepared_html/`), keyed by page id: the
+/// SHA-256 (hex) of the original page's bytes, as in the pages layout, and also the file name
+/// without `.html[.gz]`. Empty when the set has no labels there.
+pub fn load_block_labels(dir: &Path, set: &str) -> Result<HashMap<String, PathBuf>, String> {
+    use sha2::Digest;
+    let mut out = HashMap::new();
+    for (orig, ann) in LABEL_DIRS {
+        let (orig, ann) = (dir.join(set).join(orig), dir.join(set).join(ann));
+        if !orig.is_dir() || !ann.is_dir() {
+            continue;
+        }
+        let entries =
+            std::fs::read_dir(&orig).map_err(|e| format!("cannot read {}: {e}", orig.display()))?;
+        for e in entries.filter_map(|e| e.ok()) {
+            let annotated = ann.join(e.file_name());
+            if !annotated.is_file() {
+                continue;
+            }
+            let bytes =
+                read_page(&e.path()).map_err(|err| format!("{}: {err}", e.path().display()))?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stem = name.trim_end_matches(".gz").trim_end_matches(".html");
+            out.insert(stem.to_owned(), annotated.clone());
+            out.insert(crate::hex(&sha2::Sha256::digest(&bytes)), annotated);
+        }
+    }
+    Ok(out)
+}
+
 /// The bytes of a page file, gunzipped when it ends in `.gz`.
 pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
     let raw = std::fs::read(path)?;
@@ -96,7 +133,7 @@ pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
     }
 }
 
-static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("valid"));
+pub(crate) static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("valid"));
 
 /// Lower-cased `\w+` tokens with their counts.
 pub fn bag_of_words(text: &str) -> HashMap<String, u32> {
@@ -244,6 +281,51 @@ pub fn analyze_pages(
 /// The blocks of an analysed page (none when it had no text).
 pub fn blocks_of(doc: &Option<Document>) -> &[Block] {
     doc.as_ref().map_or(&[][..], |d| &d.blocks[..])
+}
+
+/// Block-level figures of one set against block labels (boilerplate = positive class).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BlockFigures {
+    /// Pages with labels.
+    pub pages: usize,
+    /// Blocks of those pages with a label ([`labels::Alignment::label`]).
+    pub blocks: usize,
+    /// Blocks too little of which aligns with the annotated page to carry a label.
+    pub unlabelled: usize,
+    pub confusion: Confusion,
+}
+
+/// Compare the decisions `content(block)` on analysed pages with the labels of their annotated
+/// pages (see [`load_block_labels`]), for pages with their analyses. Pages without an
+/// annotated page are left out.
+pub fn block_figures<'a>(
+    labels: &HashMap<String, PathBuf>,
+    pages: impl IntoIterator<Item = (&'a GoldPage, &'a Option<Document>)>,
+    content: impl Fn(&Block) -> bool,
+) -> Result<BlockFigures, String> {
+    let mut f = BlockFigures::default();
+    for (p, d) in pages {
+        let Some(annotated) = labels.get(&p.id) else {
+            continue;
+        };
+        let html = read_page(annotated).map_err(|e| format!("{}: {e}", annotated.display()))?;
+        let Some(reference) = labels::labelled_words(&html) else {
+            continue;
+        };
+        f.pages += 1;
+        let blocks = blocks_of(d);
+        let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
+        for (b, a) in blocks.iter().zip(labels::align(&texts, &reference)) {
+            match a.label() {
+                Some(is_content) => {
+                    f.blocks += 1;
+                    f.confusion.add(!content(b), !is_content);
+                }
+                None => f.unlabelled += 1,
+            }
+        }
+    }
+    Ok(f)
 }
 
 /// Cross-validate the n-gram models by page: every block's n-gram score is replaced by one from

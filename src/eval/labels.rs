@@ -1,0 +1,240 @@
+//! Block labels from annotated pages, aligned onto cowrex's blocks.
+//!
+//! Annotated pages mark content in the markup itself:
+//! - L3S-GN1 wraps text runs in `<span class="x-nc-selK">`; K = 1 (headline), 2 (full text) and
+//!   3 (supplemental) are content, as in the set's gold text; 0 (not content), 4 (related
+//!   content) and 5 (user comments) are boilerplate.
+//! - BoilerNet (Google-Trends-2017) marks leaf elements with `__boilernet_label="1"` (content)
+//!   or `"0"`.
+//!
+//! Text outside any labelled element is boilerplate. [`labelled_words`] turns such a page into
+//! a sequence of words with their labels; [`align`] aligns the words of cowrex's blocks on the
+//! *original* page with that sequence (a word-level diff), and [`Alignment::label`] gives each
+//! block the majority label of its aligned words.
+
+use std::collections::HashMap;
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::WORD;
+use crate::features::texrex::unescape;
+use crate::html::{RAW_TEXT, VOID, find_end_tag, find_tag_end, is_html_ws};
+
+/// The label an element's attributes give its text, if any.
+fn element_label(attrs: &[u8]) -> Option<bool> {
+    let find = |needle: &[u8]| memchr::memmem::find(attrs, needle);
+    if let Some(p) = find(b"x-nc-sel") {
+        return attrs
+            .get(p + 8)
+            .filter(|b| b.is_ascii_digit())
+            .map(|&k| matches!(k, b'1'..=b'3'));
+    }
+    if let Some(p) = find(b"__boilernet_label") {
+        let rest = &attrs[p + 17..];
+        let value = rest
+            .iter()
+            .position(|b| b.is_ascii_digit())
+            .map(|o| rest[o]);
+        return value.map(|v| v == b'1');
+    }
+    None
+}
+
+/// The words (lower-cased `\w+` tokens) of an annotated page with their labels (true =
+/// content), in document order; None when the page carries no labels at all. Comments and
+/// the content of `script`, `style` and other raw-text elements are skipped.
+pub fn labelled_words(html: &[u8]) -> Option<Vec<(String, bool)>> {
+    let n = html.len();
+    // Open elements: name and the label their attributes set.
+    let mut open: Vec<(Vec<u8>, Option<bool>)> = Vec::new();
+    let mut words = Vec::new();
+    let mut labelled = false;
+    let mut push_text = |bytes: &[u8], open: &[(Vec<u8>, Option<bool>)]| {
+        let label = open.iter().rev().find_map(|(_, l)| *l).unwrap_or(false);
+        let text = unescape(&String::from_utf8_lossy(bytes)).to_lowercase();
+        for m in WORD.find_iter(&text) {
+            words.push((m.as_str().to_owned(), label));
+        }
+    };
+    let mut pos = 0;
+    while pos < n {
+        let Some(lt) = memchr::memchr(b'<', &html[pos..]).map(|o| pos + o) else {
+            push_text(&html[pos..], &open);
+            break;
+        };
+        push_text(&html[pos..lt], &open);
+        let rest = &html[lt + 1..];
+        if rest.starts_with(b"!--") {
+            pos = memchr::memmem::find(&rest[3..], b"-->").map_or(n, |o| lt + 4 + o + 3);
+            continue;
+        }
+        let Some(&c) = rest.first() else { break };
+        if matches!(c, b'!' | b'?') {
+            pos = memchr::memchr(b'>', rest).map_or(n, |o| lt + 1 + o + 1);
+            continue;
+        }
+        let closing = c == b'/';
+        let start = lt + 1 + usize::from(closing);
+        let mut i = start;
+        while i < n && !is_html_ws(html[i]) && html[i] != b'>' && html[i] != b'/' {
+            i += 1;
+        }
+        if i == start || !html[start].is_ascii_alphabetic() {
+            // Not a tag: the `<` is text.
+            push_text(b"<", &open);
+            pos = lt + 1;
+            continue;
+        }
+        let name = html[start..i].to_ascii_lowercase();
+        let (Some(gt), self_closing) = find_tag_end(html, i) else {
+            break;
+        };
+        pos = gt + 1;
+        if closing {
+            if let Some(k) = open.iter().rposition(|(e, _)| *e == name) {
+                open.truncate(k);
+            }
+            continue;
+        }
+        if RAW_TEXT.contains(&name.as_slice()) && !self_closing {
+            pos = find_end_tag(html, pos, &name).unwrap_or(pos);
+            continue;
+        }
+        let label = element_label(&html[i..gt]);
+        labelled |= label.is_some();
+        if !self_closing && !VOID.contains(&name.as_slice()) {
+            open.push((name, label));
+        }
+    }
+    labelled.then_some(words)
+}
+
+/// How the words of one block align with a labelled reference.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Alignment {
+    /// Words in the block.
+    pub words: u32,
+    /// Of those, words aligned with a reference word.
+    pub aligned: u32,
+    /// Of those, words aligned with a content word.
+    pub content: u32,
+}
+
+impl Alignment {
+    /// The block's label against a fully labelled reference: true (content) when most of its
+    /// aligned words are content; None when fewer than half of its words align (or it has none).
+    pub fn label(&self) -> Option<bool> {
+        (self.words > 0 && 2 * self.aligned >= self.words)
+            .then_some(2 * self.content > self.aligned)
+    }
+}
+
+/// Align the words of `blocks` (in page order) with `reference` by a word-level diff (Myers)
+/// and count, for every block, its words, aligned words and words aligned with content.
+pub fn align(blocks: &[&str], reference: &[(String, bool)]) -> Vec<Alignment> {
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    let mut intern = |w: &str| -> u32 {
+        let next = ids.len() as u32;
+        *ids.entry(w.to_owned()).or_insert(next)
+    };
+    let mut page = Vec::new();
+    let mut owner = Vec::new();
+    let mut out = vec![Alignment::default(); blocks.len()];
+    for (b, text) in blocks.iter().enumerate() {
+        for m in WORD.find_iter(&text.to_lowercase()) {
+            page.push(intern(m.as_str()));
+            owner.push(b);
+            out[b].words += 1;
+        }
+    }
+    let refs: Vec<u32> = reference.iter().map(|(w, _)| intern(w)).collect();
+    for op in capture_diff_slices(Algorithm::Myers, &page, &refs) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for k in 0..len {
+                let a = &mut out[owner[old_index + k]];
+                a.aligned += 1;
+                a.content += u32::from(reference[new_index + k].1);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(v: &[(String, bool)]) -> Vec<String> {
+        v.iter()
+            .map(|(w, l)| format!("{w}{}", if *l { "+" } else { "" }))
+            .collect()
+    }
+
+    #[test]
+    fn l3s_spans() {
+        let html = br#"<html><body><span class="x-nc-sel0">Home News</span>
+            <h1><span class="x-nc-sel1">Big &amp; Bold</span></h1>
+            <p><span class="x-nc-sel2">Text <a href="x">link</span> after
+            <span class="x-nc-sel5">a comment</span><script>var x = "<span class='x-nc-sel2'>";</script>
+            <!-- <span class="x-nc-sel2">hidden</span> --> end</p></body></html>"#;
+        let w = labelled_words(html).unwrap();
+        assert_eq!(
+            words(&w),
+            [
+                "home", "news", "big+", "bold+", "text+", "link+", "after", "a", "comment", "end"
+            ]
+        );
+    }
+
+    #[test]
+    fn boilernet_labels_and_unlabelled_pages() {
+        let html = br#"<body><div><a><span __boilernet_label="0">Menu</span></a>
+            <p><span __boilernet_label="1">Main text<br/>here</span></p>
+            <img src=x><span>plain</span></div></body>"#;
+        let w = labelled_words(html).unwrap();
+        assert_eq!(words(&w), ["menu", "main+", "text+", "here+", "plain"]);
+        assert_eq!(labelled_words(b"<p>no labels</p>"), None);
+    }
+
+    #[test]
+    fn alignment_labels_blocks() {
+        let reference: Vec<(String, bool)> = [
+            ("home", false),
+            ("news", false),
+            ("the", true),
+            ("storm", true),
+            ("hit", true),
+            ("the", true),
+            ("coast", true),
+            ("share", false),
+            ("this", false),
+        ]
+        .iter()
+        .map(|&(w, l)| (w.to_owned(), l))
+        .collect();
+        let blocks = [
+            "Home | News",
+            "The storm hit the COAST.",
+            "Share this now",
+            "zzz qqq",
+        ];
+        let a = align(&blocks, &reference);
+        assert_eq!(
+            a[1],
+            Alignment {
+                words: 5,
+                aligned: 5,
+                content: 5
+            }
+        );
+        let labels: Vec<_> = a.iter().map(Alignment::label).collect();
+        assert_eq!(labels, [Some(false), Some(true), Some(false), None]);
+        // A block with some words lost (here: "now") keeps the majority label.
+        assert_eq!(a[2].aligned, 2);
+    }
+}
