@@ -235,10 +235,28 @@ fn eval_reports_bag_of_words_figures() {
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(v["sets"]["news"]["pages"], 3);
     assert!(v["macro"]["f1"].as_f64().unwrap() > 0.0);
-    // Unknown sets and misplaced --cv are usage errors.
+    // Another tool's texts: page0 extracted exactly, page1 half, page2 missing (nothing).
+    let texts = dir.join("texts.jsonl");
+    let lines = [
+        serde_json::json!({"page_id": "page0", "text": format!("{ARTICLE}\n{ARTICLE}")}),
+        serde_json::json!({"page_id": "page1", "text": ARTICLE2}),
+    ];
+    std::fs::write(
+        &texts,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let ext = run_ok(&["eval", "--texts"], &[&texts, &dir]);
+    let f = figures(&ext, "news");
+    // precision: 1, 1 and 0 (nothing extracted, gold not empty); recall 1, 0.5, 0.
+    assert!((f[1] - 2.0 / 3.0).abs() < 1e-4, "{ext}");
+    assert!((f[2] - 0.5).abs() < 1e-4, "{ext}");
+    assert!(ext.contains("texts of"), "{ext}");
+    // Unknown sets, misplaced --cv and --texts with a scorer are usage errors.
     for args in [
         vec!["eval", "--sets", "nope"],
         vec!["eval", "--scorer", "mlp", "--cv", "3"],
+        vec!["eval", "--scorer", "mlp", "--texts", "x.jsonl"],
     ] {
         let o = cowrex().args(&args).arg(&dir).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");

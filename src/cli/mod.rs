@@ -257,6 +257,10 @@ struct EvalArgs {
     /// the file name).
     #[arg(long, value_name = "LABELS")]
     blocks: Option<PathBuf>,
+    /// Score another tool's extractions instead of a cowrex scorer: JSON lines with
+    /// `page_id` and `text`; a page without a line counts as extracting nothing.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scorer", "cv", "blocks"])]
+    texts: Option<PathBuf>,
     /// Also write the figures as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -827,6 +831,90 @@ fn analyze_gold_pages(
         .map_err(Into::into)
 }
 
+/// Whether the scorer chosen for `eval` keeps a block.
+fn keeps(a: &EvalArgs, b: &document::Block) -> bool {
+    match a.scorer {
+        ScorerArg::Mlp => b.bpv <= a.model.threshold,
+        ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.bias.bias),
+        ScorerArg::All => true,
+    }
+}
+
+/// A scorer's description, the text it extracted from each page, and cowrex's analyses of the
+/// pages (none for another tool's texts).
+type Extraction = (String, Vec<String>, Vec<Option<document::Document>>);
+
+/// Analyse the pages and extract each one's text with the chosen cowrex scorer; returns the
+/// scorer's description, the texts and the analyses.
+fn cowrex_texts(a: &EvalArgs, pages: &SetPages) -> Result<Extraction, Box<dyn std::error::Error>> {
+    let models = load_models(&a.model)?;
+    if a.scorer == ScorerArg::Ngram && a.model.ngram == NgramArg::Off {
+        return Err("--scorer ngram needs n-gram scoring; drop --ngram off".into());
+    }
+    if a.cv.is_some() && a.scorer != ScorerArg::Ngram {
+        return Err(
+            "--cv applies to --scorer ngram (the MLPs are cross-validated by `train mlp --cv`)"
+                .into(),
+        );
+    }
+    let threads = threads_or_cores(a.threads);
+    let cfg = doc_config(&a.model, false);
+    let mut docs = analyze_gold_pages(pages, &models, &cfg, threads)?;
+    if let Some(k) = a.cv {
+        if k < 2 || k > pages.len() {
+            return Err(format!("--cv needs 2 ≤ K ≤ {} pages", pages.len()).into());
+        }
+        let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
+        eval::cross_validate_ngram(&gold, &mut docs, &models, k);
+    }
+    let texts = docs
+        .iter()
+        .map(|d| {
+            eval::blocks_of(d)
+                .iter()
+                .filter(|b| keeps(a, b))
+                .map(|b| b.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    let scorer = match a.scorer {
+        ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold),
+        ScorerArg::Ngram => format!(
+            "ngram (bias {}{})",
+            a.bias.bias,
+            a.cv.map_or(String::new(), |k| format!(", {k}-fold cv by page"))
+        ),
+        ScorerArg::All => "all blocks".to_string(),
+    };
+    Ok((scorer, texts, docs))
+}
+
+/// The texts another tool extracted from the pages (`eval --texts`), in page order.
+fn external_texts(
+    file: &Path,
+    pages: &SetPages,
+) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let content = read_text(file)?;
+    let mut by_id: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for (n, line) in content
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", file.display(), n + 1))?;
+        let (Some(id), Some(text)) = (v["page_id"].as_str(), v["text"].as_str()) else {
+            return Err(format!("{}:{}: needs page_id and text", file.display(), n + 1).into());
+        };
+        by_id.insert(id.to_owned(), text.to_owned());
+    }
+    Ok(pages
+        .iter()
+        .map(|(_, p)| by_id.remove(&p.id).unwrap_or_default())
+        .collect())
+}
+
 /// Print block-level figures per set against the annotated pages under `dir`; returns them as
 /// JSON.
 fn block_level(
@@ -947,52 +1035,18 @@ fn train_ngram(a: TrainNgramArgs) -> CliResult {
 
 fn evaluate(a: EvalArgs) -> CliResult {
     let (sets, pages) = load_pages(&a.dir, &a.sets)?;
-    let models = load_models(&a.model)?;
-    if a.scorer == ScorerArg::Ngram && a.model.ngram == NgramArg::Off {
-        return Err("--scorer ngram needs n-gram scoring; drop --ngram off".into());
-    }
-    if a.cv.is_some() && a.scorer != ScorerArg::Ngram {
-        return Err(
-            "--cv applies to --scorer ngram (the MLPs are cross-validated by `train mlp --cv`)"
-                .into(),
-        );
-    }
-    let threads = threads_or_cores(a.threads);
-    let cfg = doc_config(&a.model, false);
-    let mut docs = analyze_gold_pages(&pages, &models, &cfg, threads)?;
-    if let Some(k) = a.cv {
-        if k < 2 || k > pages.len() {
-            return Err(format!("--cv needs 2 ≤ K ≤ {} pages", pages.len()).into());
-        }
-        let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
-        eval::cross_validate_ngram(&gold, &mut docs, &models, k);
-    }
-    let keep = |b: &document::Block| match a.scorer {
-        ScorerArg::Mlp => b.bpv <= a.model.threshold,
-        ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.bias.bias),
-        ScorerArg::All => true,
+    let (scorer, texts, docs) = match &a.texts {
+        Some(file) => (
+            format!("texts of {}", file.display()),
+            external_texts(file, &pages)?,
+            Vec::new(),
+        ),
+        None => cowrex_texts(&a, &pages)?,
     };
     let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
-    for ((set, p), d) in pages.iter().zip(&docs) {
-        let text = d.as_ref().map_or(String::new(), |d| {
-            d.blocks
-                .iter()
-                .filter(|b| keep(b))
-                .map(|b| b.text.as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
-        });
-        per_set[*set].push(eval::Overlap::of(&text, &p.gold));
+    for ((set, p), text) in pages.iter().zip(&texts) {
+        per_set[*set].push(eval::Overlap::of(text, &p.gold));
     }
-    let scorer = match a.scorer {
-        ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold),
-        ScorerArg::Ngram => format!(
-            "ngram (bias {}{})",
-            a.bias.bias,
-            a.cv.map_or(String::new(), |k| format!(", {k}-fold cv by page"))
-        ),
-        ScorerArg::All => "all blocks".to_string(),
-    };
     println!("scorer: {scorer}");
     println!(
         "{:<20} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
@@ -1029,7 +1083,7 @@ fn evaluate(a: EvalArgs) -> CliResult {
         "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2},
     });
     if let Some(dir) = &a.blocks {
-        json["blocks"] = block_level(dir, &sets, &pages, &docs, keep)?;
+        json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| keeps(&a, b))?;
     }
     if let Some(p) = &a.json {
         std::fs::write(p, format!("{json:#}\n"))

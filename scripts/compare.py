@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Compare cowrex's scorers with other extractors on the same pages and the same metric.
+
+Usage: python3 scripts/compare.py [--pages DIR] [--sets a,b] [--out DIR]
+
+Installs trafilatura, resiliparse, justext and boilerpy3 from PyPI into a virtual environment
+(OUT/venv, on first use), runs each of them on every page of a pages directory (the layout of
+../shared/data/pages), and writes their texts to OUT/<tool>.jsonl. Every tool, and each cowrex
+scorer, is then scored by `cowrex eval` -- peers through `--texts` -- so that one
+implementation of the bag-of-words metric (DESIGN.md) measures them all. The n-gram scorer is
+cross-validated by page (`--cv 10`); the MLPs were trained on texrex's data, not on these pages.
+
+Prints a Markdown table: F1 per set (mean over pages), macro F1, precision and recall, and the
+peers' CPU seconds per page. A page a tool fails on counts as extracting nothing; failures are
+counted in the table.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+PEERS = ["trafilatura", "resiliparse", "justext", "boilerpy3"]
+# justext (also used by trafilatura) needs lxml's HTML cleaner, a separate package since lxml 5.2.
+EXTRA = ["lxml_html_clean"]
+
+# Runs inside the virtual environment: extract every page with one tool.
+PEER = r'''
+import gzip, json, sys, time, warnings
+warnings.filterwarnings("ignore")
+import logging
+logging.disable(logging.CRITICAL)
+tool, listing, out = sys.argv[1], sys.argv[2], sys.argv[3]
+
+if tool == "trafilatura":
+    import trafilatura
+    def extract(html, raw):
+        return trafilatura.extract(html) or ""
+elif tool == "resiliparse":
+    from resiliparse.extract.html2text import extract_plain_text
+    def extract(html, raw):
+        return extract_plain_text(html, main_content=True)
+elif tool == "justext":
+    import justext
+    stoplist = justext.get_stoplist("English")
+    def extract(html, raw):
+        return "\n".join(p.text for p in justext.justext(raw, stoplist) if not p.is_boilerplate)
+elif tool == "boilerpy3":
+    from boilerpy3 import extractors
+    extractor = extractors.ArticleExtractor()
+    def extract(html, raw):
+        return extractor.get_content(html) or ""
+else:
+    sys.exit("unknown tool " + tool)
+
+failed = 0
+cpu = 0.0
+pages = [json.loads(l) for l in open(listing)]
+with open(out, "w") as f:
+    for p in pages:
+        raw = open(p["path"], "rb").read()
+        if p["path"].endswith(".gz"):
+            raw = gzip.decompress(raw)
+        html = raw.decode("utf-8", "replace")
+        t = time.process_time()
+        try:
+            text = extract(html, raw)
+        except Exception:
+            text, failed = "", failed + 1
+        cpu += time.process_time() - t
+        f.write(json.dumps({"page_id": p["page_id"], "text": text}) + "\n")
+print(json.dumps({"failed": failed, "cpu": cpu, "pages": len(pages)}))
+'''
+
+
+def ensure_peers(venv):
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.exists(py):
+        subprocess.check_call([sys.executable, "-m", "venv", venv])
+    try:
+        subprocess.check_call([py, "-c", "import trafilatura, resiliparse, justext, boilerpy3"],
+                              stderr=subprocess.DEVNULL)
+    except subprocess.CalledProcessError:
+        subprocess.check_call([py, "-m", "pip", "install", "--quiet", *PEERS, *EXTRA])
+    versions = subprocess.check_output(
+        [py, "-c", "import importlib.metadata as m, sys; "
+                   "print(' '.join(f'{p}=={m.version(p)}' for p in sys.argv[1:]))", *PEERS],
+        text=True).strip()
+    return py, versions
+
+
+def list_pages(pages_dir, sets):
+    out = []
+    for s in sets:
+        for line in open(os.path.join(pages_dir, "ground-truth", s + ".jsonl")):
+            if not line.strip():
+                continue
+            pid = json.loads(line)["page_id"]
+            for name in (pid + ".html.gz", pid + ".html"):
+                path = os.path.join(pages_dir, "html", s, name)
+                if os.path.exists(path):
+                    out.append({"page_id": pid, "path": path})
+                    break
+    return out
+
+
+def cowrex_eval(cowrex, pages_dir, sets, args, json_out):
+    cmd = [cowrex, "eval", pages_dir, "--sets", ",".join(sets), "--json", json_out, *args]
+    subprocess.check_call(cmd, stdout=subprocess.DEVNULL)
+    return json.load(open(json_out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pages", default=os.path.join(ROOT, "..", "shared", "data", "pages"))
+    ap.add_argument("--sets", help="comma-separated sets (default: all)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "target", "compare"))
+    args = ap.parse_args()
+    pages_dir = os.path.abspath(args.pages)
+    if not os.path.isdir(os.path.join(pages_dir, "ground-truth")):
+        sys.exit(f"compare.py: {pages_dir} has no ground-truth/ directory")
+    sets = args.sets.split(",") if args.sets else sorted(
+        f[:-6] for f in os.listdir(os.path.join(pages_dir, "ground-truth")) if f.endswith(".jsonl"))
+    os.makedirs(args.out, exist_ok=True)
+    subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+    cowrex = os.path.join(ROOT, "target", "release", "cowrex")
+    py, versions = ensure_peers(os.path.join(args.out, "venv"))
+    listing = os.path.join(args.out, "pages.jsonl")
+    with open(listing, "w") as f:
+        for p in list_pages(pages_dir, sets):
+            f.write(json.dumps(p) + "\n")
+    peer_script = os.path.join(args.out, "peer.py")
+    with open(peer_script, "w") as f:
+        f.write(PEER)
+
+    rows = []
+    for name, eval_args in [("cowrex MLP (threshold 0.5)", ["--scorer", "mlp"]),
+                            ("cowrex n-gram (10-fold CV by page)", ["--scorer", "ngram", "--cv", "10"]),
+                            ("cowrex, all blocks (baseline)", ["--scorer", "all"])]:
+        print(f"compare.py: {name}", file=sys.stderr)
+        rows.append((name, cowrex_eval(cowrex, pages_dir, sets, eval_args,
+                                       os.path.join(args.out, "cowrex.json")), None))
+    for tool in PEERS:
+        print(f"compare.py: {tool}", file=sys.stderr)
+        texts = os.path.join(args.out, tool + ".jsonl")
+        run = json.loads(subprocess.check_output([py, peer_script, tool, listing, texts]))
+        rows.append((tool, cowrex_eval(cowrex, pages_dir, sets, ["--texts", texts],
+                                       os.path.join(args.out, tool + ".json")), run))
+
+    print(f"Pages: {sum(1 for _ in open(listing))} from {pages_dir} ({', '.join(sets)}); peers: {versions}\n")
+    print("| extractor | " + " | ".join(sets) + " | macro F1 | macro P | macro R | failed | CPU ms/page |")
+    print("|---|" + "---|" * (len(sets) + 5))
+    for name, r, run in rows:
+        cells = [f"{r['sets'][s]['f1']:.4f}" for s in sets]
+        m = r["macro"]
+        failed = str(run["failed"]) if run else "0"
+        cpu = f"{1000 * run['cpu'] / max(1, run['pages']):.1f}" if run else "–"
+        print(f"| {name} | " + " | ".join(cells) +
+              f" | {m['f1']:.4f} | {m['precision']:.4f} | {m['recall']:.4f} | {failed} | {cpu} |")
+
+
+if __name__ == "__main__":
+    main()
