@@ -10,10 +10,13 @@
 //! every tag counts as an open or close tag of the current block, tags whose name starts with
 //! `a` as anchors; `<br>` writes a space; whitespace is collapsed.
 //!
-//! The tokenizer is more robust than texrex's: quotes count only around attribute values,
-//! `script`/`style`-like elements are raw text up to their end tag, and a page without `<body>`
-//! still yields its text (texrex yields nothing). Its cost is linear in the input whatever the
-//! nesting; depth and block count are capped ([`Limits`]).
+//! With [`Syntax::Html5`] (the default) the tokenizer is more robust than texrex's, and where
+//! texrex loses text a browser shows it recovers as HTML5 does: quotes count only around
+//! attribute values; `script`/`style`-like elements are raw text up to their end tag, and end
+//! at once when there is none; a page without `<body>` still yields its text (texrex yields
+//! nothing); a later `<body>` or `</body>` does not end the text; an element that cannot be in
+//! the head ends it; `form` writes its text (`select` and `textarea` do not). Its cost is
+//! linear in the input whatever the nesting; depth and block count are capped ([`Limits`]).
 
 use memchr::{memchr, memmem};
 
