@@ -15,6 +15,7 @@ pub mod features;
 pub mod html;
 pub mod output;
 pub mod pipeline;
+pub mod shingle;
 pub mod warc;
 
 /// Lower-case hexadecimal of bytes (checksums, ids).

@@ -4,12 +4,14 @@
 
 pub mod mlp;
 pub mod ngram;
+pub mod quality;
 
 use std::io::Read;
 
 use md5::{Digest, Md5};
 use mlp::Mlp;
 use ngram::NgramModel;
+use quality::Profiles;
 
 /// The languages with a built-in MLP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -116,6 +118,8 @@ pub struct Models {
     pub ngram: NgramChoice,
     standard: Option<NgramModel>,
     non_lexical: Option<NgramModel>,
+    /// Text-quality profiles (badness).
+    pub profiles: Profiles,
     /// MD5 over every model's text and the choices, for `done.json`.
     pub checksum: String,
 }
@@ -168,6 +172,8 @@ impl Models {
                 non_lexical = Some(load(NGRAM_NON_LEXICAL));
             }
         }
+        let profiles = Profiles::builtin();
+        sum.update(profiles.text());
         Models {
             mlps,
             custom_mlp: mlp.is_some(),
@@ -175,8 +181,18 @@ impl Models {
             ngram,
             standard,
             non_lexical,
+            profiles,
             checksum: crate::hex(&sum.finalize()),
         }
+    }
+
+    /// Replace the text-quality profiles (the checksum covers them).
+    pub fn set_profiles(&mut self, profiles: Profiles) {
+        let mut sum = Md5::new();
+        sum.update(&self.checksum);
+        sum.update(profiles.text());
+        self.checksum = crate::hex(&sum.finalize());
+        self.profiles = profiles;
     }
 
     /// The built-in models with language identification and n-gram scoring on.

@@ -1,5 +1,7 @@
 //! The command line: one function per subcommand, each a thin layer over the library.
 
+mod corpus;
+
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -7,12 +9,12 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
-use crate::document::{self, Config, DocFilter, Meta, Page, StageTimes};
+use crate::document::{self, Config, DocFilter, DupBlocks, Meta, Page, StageTimes};
 use crate::eval;
 use crate::features::texrex::format_general;
 use crate::html::{Limits, Syntax};
 use crate::output::xml;
-use crate::pipeline::{self, Input, RunConfig};
+use crate::pipeline::{self, ExactDups, Formats, Input, RunConfig};
 use crate::warc::http;
 
 /// Exit code when some input could not be read (the others were processed).
@@ -44,6 +46,10 @@ enum Command {
     Train(TrainCommand),
     /// Measure extraction against gold texts (bag-of-words precision, recall and F1 per set).
     Eval(EvalArgs),
+    /// Find near-duplicate documents in shingle files; write a blacklist of the shorter ones.
+    Dedup(corpus::DedupArgs),
+    /// Remove blacklisted documents (and repeated ids) from corpus files.
+    Filter(corpus::FilterArgs),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -106,6 +112,10 @@ struct ModelArgs {
     /// quote, `<` in scripts starts tags) instead of HTML5 tokenizing.
     #[arg(long)]
     texrex_syntax: bool,
+    /// Text-quality profile (from `cowrex train profile`) instead of the built-in en, de, fr
+    /// and sv ones; repeat for several languages.
+    #[arg(long, value_name = "FILE")]
+    profile: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -128,12 +138,64 @@ struct ProcessArgs {
     /// 500 content characters, 25 % content characters, 10 % content blocks).
     #[arg(long)]
     filter: bool,
-    /// gzip level of the XML output (0-9).
+    /// gzip level of the outputs (0-9).
     #[arg(long, default_value_t = 3, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=9))]
     compression: u32,
+    /// Corpus formats, comma-separated: xml (texrex's), jsonl (one document per line), vrt
+    /// (one token per line, for cwb-encode).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "xml",
+        value_name = "FORMATS"
+    )]
+    format: Vec<CorpusFormat>,
+    /// Do not write S.shingles.gz (w-shingles for `cowrex dedup`).
+    #[arg(long)]
+    no_shingles: bool,
+    /// Write S.links.gz: document URL, link, relation, document badness, block bpv.
+    #[arg(long)]
+    links: bool,
+    /// Blocks repeating an earlier block of their document: mark (`<dup idx of>`), drop, or
+    /// keep (not detected).
+    #[arg(long, value_enum, default_value_t = DupBlocksArg::Mark, value_name = "HOW")]
+    dup_blocks: DupBlocksArg,
+    /// Documents with the same text as an earlier one in the run: mark (`duplicate-of`), skip
+    /// (fate `skipped.duplicate`), or keep (not detected).
+    #[arg(long, value_enum, default_value_t = ExactDupsArg::Mark, value_name = "HOW")]
+    exact_dups: ExactDupsArg,
+    /// Skip documents whose badness (text quality, 0 best … 50) is above this (texrex: 35).
+    #[arg(long, value_name = "B")]
+    max_badness: Option<f64>,
+    /// Content blocks for shingles and badness: bpv at most the threshold and at least this
+    /// many bytes (texrex's MinLength).
+    #[arg(long, default_value_t = 100, value_name = "BYTES")]
+    min_length: usize,
     /// Never show a progress bar (it is shown only on a terminal anyway).
     #[arg(long)]
     no_progress: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CorpusFormat {
+    Xml,
+    Jsonl,
+    Vrt,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DupBlocksArg {
+    Mark,
+    Drop,
+    Keep,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ExactDupsArg {
+    Mark,
+    Skip,
+    Keep,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -181,6 +243,8 @@ enum TrainCommand {
     Mlp(TrainMlpArgs),
     /// Train NCleaner's clean and dirty character n-gram models.
     Ngram(TrainNgramArgs),
+    /// Compute a text-quality profile (texrex's badness) from good text of one language.
+    Profile(corpus::TrainProfileArgs),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -329,6 +393,9 @@ pub fn main() -> i32 {
         Command::Train(TrainCommand::Mlp(a)) => train_mlp(a),
         Command::Train(TrainCommand::Ngram(a)) => train_ngram(a),
         Command::Eval(a) => evaluate(a),
+        Command::Dedup(a) => corpus::dedup(a),
+        Command::Filter(a) => corpus::filter(a),
+        Command::Train(TrainCommand::Profile(a)) => corpus::train_profile(a),
     };
     match result {
         Ok(code) => code,
@@ -380,7 +447,23 @@ fn load_models(a: &ModelArgs) -> Result<Models, Box<dyn std::error::Error>> {
             Some((m, bytes))
         }
     };
-    Ok(Models::new(lang, mlp, ngram, ngram_file))
+    let mut models = Models::new(lang, mlp, ngram, ngram_file);
+    if !a.profile.is_empty() {
+        let mut profiles = Vec::new();
+        for p in &a.profile {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read profile {}: {e}", p.display()))?;
+            let stem = p
+                .file_stem()
+                .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+            profiles.push(
+                classify::quality::Profile::parse(&text, &stem)
+                    .map_err(|e| format!("{}: {e}", p.display()))?,
+            );
+        }
+        models.set_profiles(classify::quality::Profiles::new(profiles));
+    }
+    Ok(models)
 }
 
 fn doc_config(m: &ModelArgs, filter: bool) -> Config {
@@ -396,6 +479,8 @@ fn doc_config(m: &ModelArgs, filter: bool) -> Config {
             Syntax::Html5
         },
         filter: filter.then(DocFilter::default),
+        shingles: false,
+        ..Config::default()
     }
 }
 
@@ -462,10 +547,31 @@ fn process(a: ProcessArgs) -> CliResult {
         inputs,
         out_dir: a.out.clone(),
         threads,
-        doc: doc_config(&a.model, a.filter),
+        doc: Config {
+            max_badness: a.max_badness,
+            min_length: a.min_length,
+            shingles: !a.no_shingles,
+            links: a.links,
+            dup_blocks: match a.dup_blocks {
+                DupBlocksArg::Mark => DupBlocks::Mark,
+                DupBlocksArg::Drop => DupBlocks::Drop,
+                DupBlocksArg::Keep => DupBlocks::Keep,
+            },
+            ..doc_config(&a.model, a.filter)
+        },
         max_payload: a.max_payload,
         progress,
         compression: a.compression,
+        formats: Formats {
+            xml: a.format.contains(&CorpusFormat::Xml),
+            jsonl: a.format.contains(&CorpusFormat::Jsonl),
+            vrt: a.format.contains(&CorpusFormat::Vrt),
+        },
+        exact_dups: match a.exact_dups {
+            ExactDupsArg::Mark => ExactDups::Mark,
+            ExactDupsArg::Skip => ExactDups::Skip,
+            ExactDupsArg::Keep => ExactDups::Keep,
+        },
     };
     let result = pipeline::run(&cfg, Arc::new(models));
     if let Some(tmp) = spooled {

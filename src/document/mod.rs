@@ -3,12 +3,18 @@
 
 use std::time::Instant;
 
+use std::collections::hash_map::Entry;
+
+use rustc_hash::FxHashMap;
+
 use md5::{Digest, Md5};
+use xxhash_rust::xxh3::Xxh3;
 
 use crate::classify::{self, ModelLang, Models};
 use crate::decode;
 use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
 use crate::html::{self, Cap, Doctype, Limits, Syntax};
+use crate::shingle;
 
 /// One text block that survived segmentation and the second pass.
 #[derive(Debug, Clone)]
@@ -24,6 +30,8 @@ pub struct Block {
     pub ngram: Option<f32>,
     /// Characters (code points) of `text`.
     pub chars: usize,
+    /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
+    pub dup_of: Option<usize>,
 }
 
 /// Provenance and metadata of a document.
@@ -80,6 +88,57 @@ pub struct Document {
     /// Some bytes could not be decoded in the chosen charset.
     pub malformed: bool,
     pub evidence: Option<decode::Evidence>,
+    /// texrex's badness (text quality; 0 is best), `None` without profiles.
+    pub badness: Option<f64>,
+    /// Min-hash fingerprint of the content (`None` when shingling is off or there are fewer
+    /// tokens than a shingle needs).
+    pub shingles: Option<Vec<u64>>,
+    /// Bytes of the content blocks that were tokenized (shingles' document size).
+    pub content_size: usize,
+    /// xxh3-128 of all block texts: documents with the same text have the same fingerprint.
+    pub fingerprint: u128,
+    /// Links, when link extraction is on.
+    pub links: Vec<Link>,
+}
+
+/// How a link's host relates to the document's (texrex's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkRelation {
+    SameFullHost,
+    /// Same last two host labels (`a.example.org` and `b.example.org`).
+    SameNonVirtualHost,
+    DifferentHosts,
+}
+
+impl LinkRelation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkRelation::SameFullHost => "trlSameFullHost",
+            LinkRelation::SameNonVirtualHost => "trlSameNonVirtualHost",
+            LinkRelation::DifferentHosts => "trlDifferentHosts",
+        }
+    }
+}
+
+/// A link from an `<a href>` in the text, resolved to an absolute http(s) URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    pub url: String,
+    pub relation: LinkRelation,
+    /// `bpv` of the block the link is in (−1 when that block has no text).
+    pub bpv: f32,
+}
+
+/// What happens to blocks whose text repeats an earlier block's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DupBlocks {
+    /// Written as `<dup idx="…" of="…">` (texrex).
+    #[default]
+    Mark,
+    /// Not written.
+    Drop,
+    /// Not detected: written as ordinary blocks.
+    Keep,
 }
 
 /// Why a page yields no document.
@@ -89,6 +148,8 @@ pub enum Skip {
     NoText,
     /// Rejected by the document filter (texrex's thresholds).
     Filtered,
+    /// Badness above the configured maximum.
+    BadQuality,
     /// A cap stopped segmentation before any text was found.
     Capped,
 }
@@ -98,6 +159,7 @@ impl Skip {
         match self {
             Skip::NoText => "no_text",
             Skip::Filtered => "filtered",
+            Skip::BadQuality => "bad_quality",
             Skip::Capped => "capped",
         }
     }
@@ -132,6 +194,14 @@ pub struct Config {
     pub limits: Limits,
     pub syntax: Syntax,
     pub filter: Option<DocFilter>,
+    /// Documents with a badness above this are skipped (`skipped.bad_quality`).
+    pub max_badness: Option<f64>,
+    /// Blocks of at least this many bytes (and `bpv` ≤ `threshold`) are the content that
+    /// shingles and badness are computed from (texrex's `MinLength`, 100).
+    pub min_length: usize,
+    pub shingles: bool,
+    pub links: bool,
+    pub dup_blocks: DupBlocks,
 }
 
 impl Default for Config {
@@ -141,6 +211,11 @@ impl Default for Config {
             limits: Limits::default(),
             syntax: Syntax::Html5,
             filter: None,
+            max_badness: None,
+            min_length: 100,
+            shingles: true,
+            links: false,
+            dup_blocks: DupBlocks::Mark,
         }
     }
 }
@@ -153,6 +228,10 @@ pub struct StageTimes {
     pub features: u64,
     pub language: u64,
     pub score: u64,
+    /// In-document duplicates, tokens, badness, shingles, links.
+    pub document: u64,
+    /// Rendering the output formats.
+    pub write: u64,
 }
 
 /// Input to [`analyze`]: the bytes texrex calls the raw record, and where the HTML starts.
@@ -236,6 +315,7 @@ pub fn analyze(
             bpv: 0.0,
             ngram: None,
             chars,
+            dup_of: None,
         });
     }
     times.features += elapsed(&mut t);
@@ -265,6 +345,57 @@ pub fn analyze(
     {
         return Err(Skip::Filtered);
     }
+    if cfg.dup_blocks != DupBlocks::Keep {
+        mark_duplicates(&mut blocks);
+    }
+    // Content tokens: texrex tokenizes blocks under the threshold and of `MinLength` bytes.
+    let mut tokens = shingle::Tokens::default();
+    let mut content_size = 0;
+    for b in &blocks {
+        if b.bpv <= cfg.threshold && b.text.len() >= cfg.min_length {
+            tokens.add(&b.text);
+            content_size += b.text.len();
+        }
+    }
+    let badness = (!models.profiles.is_empty()).then(|| {
+        let counts = models.profiles.count(&tokens);
+        models
+            .profiles
+            .badness(language.map(|l| l.code()), &counts)
+            .unwrap_or(0.0)
+    });
+    if let (Some(max), Some(b)) = (cfg.max_badness, badness)
+        && b > max
+    {
+        return Err(Skip::BadQuality);
+    }
+    let shingles = if cfg.shingles {
+        shingle::fingerprint(&tokens, shingle::NGRAM, shingle::HASHES)
+    } else {
+        None
+    };
+    let fingerprint = {
+        let mut h = Xxh3::new();
+        for b in &blocks {
+            h.update(b.text.as_bytes());
+            h.update(b"\n");
+        }
+        h.digest128()
+    };
+    let links = if cfg.links {
+        let base = seg.head.base.as_deref().map(&mut dec);
+        extract_links(
+            &page.meta.url,
+            base.as_deref(),
+            &raw_text,
+            &seg.anchors,
+            &blocks,
+            &mut dec,
+        )
+    } else {
+        Vec::new()
+    };
+    times.document += elapsed(&mut t);
     let mut head = |v: &Option<Vec<u8>>| {
         v.as_deref()
             .map(|b| output_text(&tx::decode_entities(&dec(b))))
@@ -295,7 +426,102 @@ pub fn analyze(
         capped: seg.capped,
         malformed,
         evidence: Some(sniffed.evidence),
+        badness,
+        shingles,
+        content_size,
+        fingerprint,
+        links,
     })
+}
+
+/// Mark blocks whose text repeats an earlier block's (texrex: at least 3 bytes).
+fn mark_duplicates(blocks: &mut [Block]) {
+    let mut seen: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut dups = Vec::new();
+    for b in blocks.iter() {
+        if b.text.len() < 3 {
+            continue;
+        }
+        match seen.entry(b.text.as_str()) {
+            Entry::Occupied(e) => dups.push(Some(*e.get())),
+            Entry::Vacant(e) => {
+                e.insert(b.idx);
+                dups.push(None);
+                continue;
+            }
+        }
+    }
+    let mut dups = dups.into_iter();
+    for b in blocks.iter_mut() {
+        if b.text.len() >= 3 {
+            b.dup_of = dups.next().flatten();
+        }
+    }
+}
+
+/// Links of `<a href>` tags, resolved against `<base href>` or the document's URL; only http
+/// and https URLs of 16 to 1024 bytes (texrex's limits), without fragments.
+fn extract_links(
+    doc_url: &str,
+    base: Option<&str>,
+    raw: &[u8],
+    anchors: &[html::Anchor],
+    blocks: &[Block],
+    dec: &mut dyn FnMut(&[u8]) -> String,
+) -> Vec<Link> {
+    let Ok(doc) = url::Url::parse(doc_url) else {
+        return Vec::new();
+    };
+    let base = base
+        .and_then(|b| doc.join(tx::decode_entities(b).trim()).ok())
+        .unwrap_or_else(|| doc.clone());
+    let host = doc.host_str().unwrap_or("").to_ascii_lowercase();
+    let mut out = Vec::new();
+    for a in anchors {
+        let attrs = html::parse_attributes(&raw[a.attrs.0..a.attrs.1]);
+        let Some((_, href)) = attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(b"href")) else {
+            continue;
+        };
+        let href = tx::decode_entities(&dec(href));
+        let Ok(mut u) = base.join(href.trim()) else {
+            continue;
+        };
+        if !matches!(u.scheme(), "http" | "https") {
+            continue;
+        }
+        u.set_fragment(None);
+        let s = String::from(u);
+        if !(16..=1024).contains(&s.len()) || s.chars().any(char::is_control) {
+            continue;
+        }
+        let link_host = url::Url::parse(&s)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+            .unwrap_or_default();
+        let relation = if link_host == host {
+            LinkRelation::SameFullHost
+        } else if last_two_labels(&link_host) == last_two_labels(&host) {
+            LinkRelation::SameNonVirtualHost
+        } else {
+            LinkRelation::DifferentHosts
+        };
+        let bpv = blocks
+            .binary_search_by_key(&a.block, |b| b.idx)
+            .map_or(-1.0, |i| blocks[i].bpv);
+        out.push(Link {
+            url: s,
+            relation,
+            bpv,
+        });
+    }
+    out
+}
+
+fn last_two_labels(host: &str) -> &str {
+    match host.rmatch_indices('.').nth(1) {
+        Some((i, _)) => &host[i + 1..],
+        None => host,
+    }
 }
 
 /// texrex's output text: runs of spaces collapsed, trimmed; then NFC and XML-safe.

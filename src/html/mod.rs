@@ -136,6 +136,15 @@ pub struct HeadMeta {
     pub keywords: Option<Vec<u8>>,
     pub description: Option<Vec<u8>>,
     pub author: Option<Vec<u8>>,
+    /// `<base href=…>`.
+    pub base: Option<Vec<u8>>,
+}
+
+/// An `<a>` tag in the text: the block it is in and where its attributes are in the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Anchor {
+    pub block: usize,
+    pub attrs: (usize, usize),
 }
 
 /// Why segmentation stopped early.
@@ -187,6 +196,8 @@ pub struct Segmentation {
     pub body_found: bool,
     /// Set when a cap stopped segmentation; the blocks so far are kept.
     pub capped: Option<Cap>,
+    /// `<a>` tags in the text, in order (HTML5 syntax only).
+    pub anchors: Vec<Anchor>,
 }
 
 /// texrex's drop containers: elements whose content writes no text.
@@ -293,6 +304,7 @@ struct Stripper<'a> {
     name: Vec<u8>,
     /// Raw-text and RCDATA elements with no end tag at or after the given position.
     unclosed: Vec<(Vec<u8>, usize)>,
+    anchors: Vec<Anchor>,
 }
 
 /// Segment the raw text of a record (see [`raw_text`]) into blocks.
@@ -313,6 +325,7 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
         head_end: None,
         name: Vec::with_capacity(16),
         unclosed: Vec::new(),
+        anchors: Vec::new(),
     };
     let mut end = s.run(0);
     let body_found = s.header_end.is_some();
@@ -334,6 +347,7 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
         head: s.head,
         body_found,
         capped: s.capped,
+        anchors: s.anchors,
     }
 }
 
@@ -460,6 +474,15 @@ impl Stripper<'_> {
             let after = gt + 1;
             if self.state == State::OutsideDoc && !bogus && c != b'/' {
                 self.collect_head(i, gt);
+            }
+            if self.name == b"a"
+                && self.state == State::Text
+                && let Some(block) = self.cur
+            {
+                self.anchors.push(Anchor {
+                    block,
+                    attrs: (i, gt),
+                });
             }
             pos = after;
             if !self.on_tag(after, self_closing) {
@@ -705,6 +728,13 @@ impl Stripper<'_> {
 
     /// Record `<meta name=… content=…>` values from the head.
     fn collect_head(&mut self, attrs_start: usize, gt: usize) {
+        if self.name == b"base" && self.head.base.is_none() {
+            let attrs = parse_attributes(&self.raw[attrs_start..gt]);
+            if let Some((_, href)) = attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(b"href")) {
+                self.head.base = Some(collapse(href));
+            }
+            return;
+        }
         if self.name != b"meta" {
             return;
         }

@@ -1,4 +1,6 @@
-//! Writers: texrex XML corpus lines, run statistics.
+//! Writers: texrex XML corpus lines and VRT, JSON lines, run statistics.
 
+pub mod filter;
+pub mod jsonl;
 pub mod stats;
 pub mod xml;

@@ -35,6 +35,16 @@ pub struct FileStats {
     pub models: BTreeMap<String, u64>,
     /// Written documents with bytes that were malformed in their charset.
     pub malformed_text: u64,
+    /// Written documents whose text equals an earlier document's in the run (marked
+    /// `duplicate-of`; with `--exact-dups skip` they are the fate `skipped.duplicate`).
+    pub duplicates: u64,
+    /// Blocks that repeat an earlier block of their document.
+    pub dup_blocks: u64,
+    /// Written documents with shingles (enough content tokens), and links written.
+    pub shingled: u64,
+    pub links: u64,
+    /// Written documents by text-quality class (`bdc`).
+    pub text_quality: BTreeMap<String, u64>,
     /// Damaged stretches of the input that were skipped, by reason, and their bytes.
     pub stream_errors: BTreeMap<String, u64>,
     pub stream_error_bytes: u64,
@@ -50,7 +60,7 @@ pub struct Bytes {
     pub input: u64,
     /// Record blocks read (uncompressed).
     pub records: u64,
-    /// Uncompressed XML written.
+    /// Uncompressed XML written (0 without XML output).
     pub xml: u64,
 }
 

@@ -14,9 +14,43 @@
 //! </doc>
 //! ```
 //! Escaping is texrex's (`& " ' < >`); the text is already free of XML-illegal characters.
+//!
+//! The same writer makes VRT (CWB's vertical format): the same lines, with every text line
+//! replaced by its tokens, one per line (Unicode word boundaries, UAX #29).
 
-use crate::document::Document;
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::classify::quality;
+use crate::document::{Document, DupBlocks};
 use crate::features::texrex::format_general;
+
+/// Which of the two line formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lines {
+    /// texrex's XML: one text line per block.
+    Xml,
+    /// VRT: one token per line.
+    Vrt,
+}
+
+/// Append a text line (XML) or its tokens, one per line (VRT).
+fn text_lines(out: &mut Vec<u8>, text: &str, lines: Lines) {
+    match lines {
+        Lines::Xml => {
+            escape_into(out, text);
+            out.push(b'\n');
+        }
+        Lines::Vrt => {
+            for tok in text.split_word_bounds() {
+                if tok.chars().all(char::is_whitespace) {
+                    continue;
+                }
+                escape_into(out, tok);
+                out.push(b'\n');
+            }
+        }
+    }
+}
 
 /// Append `s` with texrex's XML escaping.
 pub fn escape_into(out: &mut Vec<u8>, s: &str) {
@@ -64,8 +98,9 @@ fn opt(v: &Option<String>) -> &str {
     v.as_deref().filter(|s| !s.is_empty()).unwrap_or("unknown")
 }
 
-/// Append one document in texrex's line format.
-pub fn write_doc(out: &mut Vec<u8>, doc: &Document) {
+/// Append one document in texrex's line format (or VRT). Returns the position of the `>` that
+/// ends the `<doc …>` start tag, where the writer can add an attribute (`duplicate-of`).
+pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: DupBlocks) -> usize {
     let f = &doc.figures;
     out.extend_from_slice(b"<doc");
     attr(out, "url", &doc.meta.url);
@@ -73,9 +108,10 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document) {
     attr(out, "ip", opt(&doc.meta.ip));
     attr(out, "sourcecharset", &doc.source_charset);
     attr(out, "sourcedoctype", doc.doctype.as_str());
-    // Text quality (badness) is not computed yet: texrex writes 0/"a" when it is off.
-    attr(out, "bdc", "a");
-    attr(out, "bdv", "0");
+    // Without profiles texrex writes 0/"a" (text assessment off).
+    let bdv = doc.badness.unwrap_or(0.0);
+    attr(out, "bdc", &quality::bdc(bdv).to_string());
+    attr(out, "bdv", &format_general(bdv));
     attr(out, "nbc", &f.nbc.to_string());
     attr(out, "nbcprop", &format_general(f.nbcprop));
     attr(out, "nbd", &f.nbd.to_string());
@@ -105,6 +141,7 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document) {
     attr(out, "last-modified", opt(&doc.meta.last_modified));
     attr(out, "warc-date", opt(&doc.meta.warc_date));
     attr(out, "warc-record-id", opt(&doc.meta.record_id));
+    let mark_at = out.len();
     out.extend_from_slice(b">\n");
     let meta = |out: &mut Vec<u8>, name: &str, content: &str| {
         out.extend_from_slice(b"<meta name=\"");
@@ -125,11 +162,19 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document) {
     for (tag, value) in [("title", &doc.title), ("keywords", &doc.keywords)] {
         if let Some(v) = value {
             out.extend_from_slice(format!("<{tag}>\n").as_bytes());
-            escape_into(out, v);
-            out.extend_from_slice(format!("\n</{tag}>\n").as_bytes());
+            text_lines(out, v, lines);
+            out.extend_from_slice(format!("</{tag}>\n").as_bytes());
         }
     }
     for b in &doc.blocks {
+        if let Some(of) = b.dup_of {
+            if dup_blocks == DupBlocks::Mark {
+                out.extend_from_slice(
+                    format!("<dup idx=\"{}\" of=\"{of}\">\ndupblank\n</dup>\n", b.idx).as_bytes(),
+                );
+            }
+            continue;
+        }
         out.extend_from_slice(
             format!(
                 "<div idx=\"{}\" bpc=\"{}\" bpv=\"{}\"",
@@ -143,10 +188,11 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document) {
             out.extend_from_slice(format!(" ngram=\"{}\"", format_general(n as f64)).as_bytes());
         }
         out.extend_from_slice(b">\n");
-        escape_into(out, &b.text);
-        out.extend_from_slice(b"\n</div>\n");
+        text_lines(out, &b.text, lines);
+        out.extend_from_slice(b"</div>\n");
     }
     out.extend_from_slice(b"</doc>\n");
+    mark_at
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! Every item carries a sequence number; the writer puts items back in input order, so the
 //! output is byte-identical whatever the number of workers.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -19,11 +19,13 @@ use flate2::write::GzEncoder;
 use md5::{Digest, Md5};
 use serde::Serialize;
 
-use crate::classify::Models;
+use crate::classify::{Models, quality};
 use crate::document::{self, Config, Meta, Page, StageTimes};
+use crate::features::texrex::format_general;
 use crate::hex;
 use crate::output::stats::FileStats;
-use crate::output::xml;
+use crate::output::{jsonl, xml};
+use crate::shingle;
 use crate::warc::{self, ReadItem, ReadOptions, Record, http};
 
 /// Settings of a `process` run.
@@ -36,8 +38,41 @@ pub struct RunConfig {
     /// Record blocks above this many bytes are skipped (`skipped.payload_too_large`).
     pub max_payload: u64,
     pub progress: bool,
-    /// gzip level of the XML output.
+    /// gzip level of the outputs.
     pub compression: u32,
+    pub formats: Formats,
+    /// What happens to a document whose text equals an earlier document's in the run.
+    pub exact_dups: ExactDups,
+}
+
+/// Corpus formats to write (at least one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Formats {
+    pub xml: bool,
+    pub jsonl: bool,
+    pub vrt: bool,
+}
+
+impl Default for Formats {
+    fn default() -> Self {
+        Formats {
+            xml: true,
+            jsonl: false,
+            vrt: false,
+        }
+    }
+}
+
+/// Handling of exact duplicate documents (the same text as an earlier document of the run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExactDups {
+    /// Written with `duplicate-of="ID"` (XML, VRT) or `"duplicate_of"` (JSONL).
+    #[default]
+    Mark,
+    /// Not written; the record's fate is `skipped.duplicate`.
+    Skip,
+    /// Not detected.
+    Keep,
 }
 
 /// One input: a WARC file, or standard input spooled to a temporary file.
@@ -118,8 +153,23 @@ enum Done {
     },
 }
 
+/// A rendered corpus document and where the `duplicate-of` mark goes.
+struct Rendered {
+    bytes: Vec<u8>,
+    mark_at: usize,
+}
+
 struct DocOut {
-    xml: Vec<u8>,
+    id: String,
+    fingerprint: u128,
+    xml: Option<Rendered>,
+    jsonl: Option<Rendered>,
+    vrt: Option<Rendered>,
+    /// Shingle lines and link lines.
+    shingles: Vec<u8>,
+    links: Vec<u8>,
+    dup_blocks: u64,
+    bdc: char,
     blocks_found: u64,
     blocks_written: u64,
     capped: Option<&'static str>,
@@ -132,13 +182,24 @@ struct DocOut {
 
 /// Hash of everything that changes the output (model included), for `done.json`.
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
+    let d = &cfg.doc;
     let s = format!(
-        "v1 threshold={} max_depth={} max_blocks={} filter={:?} max_payload={} model={}",
-        cfg.doc.threshold,
-        cfg.doc.limits.max_depth,
-        cfg.doc.limits.max_blocks,
-        cfg.doc.filter,
+        "v2 threshold={} max_depth={} max_blocks={} syntax={:?} filter={:?} max_badness={:?} \
+         min_length={} shingles={} links={} dup_blocks={:?} max_payload={} formats={:?} \
+         exact_dups={:?} model={}",
+        d.threshold,
+        d.limits.max_depth,
+        d.limits.max_blocks,
+        d.syntax,
+        d.filter,
+        d.max_badness,
+        d.min_length,
+        d.shingles,
+        d.links,
+        d.dup_blocks,
         cfg.max_payload,
+        cfg.formats,
+        cfg.exact_dups,
         model_checksum
     );
     hex(&Md5::digest(s.as_bytes()))
@@ -163,9 +224,9 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
         s.spawn(move || reader(inputs, max_payload, job_tx, token_rx));
         for _ in 0..threads {
             let (rx, tx, models) = (job_rx.clone(), done_tx.clone(), Arc::clone(&models));
-            let doc_cfg = cfg.doc;
+            let (doc_cfg, formats) = (cfg.doc, cfg.formats);
             let inputs = &cfg.inputs;
-            s.spawn(move || worker(inputs, &models, &doc_cfg, max_payload, rx, tx));
+            s.spawn(move || worker(inputs, &models, &doc_cfg, formats, max_payload, rx, tx));
         }
         drop(done_tx);
         drop(job_rx);
@@ -214,6 +275,7 @@ fn worker(
     inputs: &[Input],
     models: &Models,
     cfg: &Config,
+    formats: Formats,
     max_payload: u64,
     rx: Receiver<(u64, Job)>,
     tx: Sender<(u64, Done)>,
@@ -229,7 +291,7 @@ fn worker(
                 let mut times = StageTimes::default();
                 let arcfile = &inputs[file].arcfile;
                 let res = catch_unwind(AssertUnwindSafe(|| {
-                    process_record(&r, arcfile, models, cfg, max_payload, &mut times)
+                    process_record(&r, arcfile, models, cfg, formats, max_payload, &mut times)
                 }));
                 let (fate, doc) = match res {
                     Ok(Ok(doc)) => ("written".to_string(), Some(doc)),
@@ -274,6 +336,7 @@ fn process_record(
     arcfile: &str,
     models: &Models,
     cfg: &Config,
+    formats: Formats,
     max_payload: u64,
     times: &mut StageTimes,
 ) -> Result<DocOut, String> {
@@ -338,10 +401,50 @@ fn process_record(
     };
     let doc = document::analyze(page, models, cfg, times)
         .map_err(|s| format!("skipped.{}", s.reason()))?;
-    let mut out = Vec::with_capacity(4096);
-    xml::write_doc(&mut out, &doc);
+    let t = Instant::now();
+    let lines = |l: xml::Lines| {
+        let mut bytes = Vec::with_capacity(4096);
+        let mark_at = xml::write_doc(&mut bytes, &doc, l, cfg.dup_blocks);
+        Rendered { bytes, mark_at }
+    };
+    let xml_out = formats.xml.then(|| lines(xml::Lines::Xml));
+    let vrt = formats.vrt.then(|| lines(xml::Lines::Vrt));
+    let jsonl = formats.jsonl.then(|| {
+        let mut bytes = Vec::with_capacity(4096);
+        let mark_at = jsonl::write_doc(&mut bytes, &doc, cfg.threshold, cfg.dup_blocks);
+        Rendered { bytes, mark_at }
+    });
+    let mut shingles = Vec::new();
+    if let Some(h) = &doc.shingles {
+        shingle::write_lines(&mut shingles, h, &doc.id, doc.content_size)
+            .expect("writing to memory");
+    }
+    let mut links = Vec::new();
+    let badness = format_general(doc.badness.unwrap_or(0.0));
+    for l in &doc.links {
+        links.extend_from_slice(
+            format!(
+                "{}\t{}\t{}\t{}\t{}\n",
+                doc.meta.url,
+                l.url,
+                l.relation.as_str(),
+                badness,
+                format_general(l.bpv as f64)
+            )
+            .as_bytes(),
+        );
+    }
+    times.write += t.elapsed().as_nanos() as u64;
     Ok(DocOut {
-        xml: out,
+        id: doc.id.clone(),
+        fingerprint: doc.fingerprint,
+        xml: xml_out,
+        jsonl,
+        vrt,
+        shingles,
+        links,
+        dup_blocks: doc.blocks.iter().filter(|b| b.dup_of.is_some()).count() as u64,
+        bdc: quality::bdc(doc.badness.unwrap_or(0.0)),
         blocks_found: doc.blocks_total as u64,
         blocks_written: doc.blocks.len() as u64,
         capped: doc.capped.map(|c| match c {
@@ -413,14 +516,115 @@ fn looks_like_html(payload: &[u8]) -> bool {
         || head.starts_with(b"<body")
 }
 
-/// Output files of one input, written under temporary names.
+/// One gzip output file of an input, written under a temporary name.
+struct GzOut {
+    name: String,
+    tmp: PathBuf,
+    enc: GzEncoder<BufWriter<File>>,
+    bytes: u64,
+}
+
+impl GzOut {
+    fn create(dir: &Path, name: String, level: u32) -> io::Result<GzOut> {
+        let tmp = tmp_name(dir, &name);
+        let f = File::create(&tmp)?;
+        Ok(GzOut {
+            name,
+            tmp,
+            enc: GzEncoder::new(
+                BufWriter::with_capacity(1 << 16, f),
+                Compression::new(level),
+            ),
+            bytes: 0,
+        })
+    }
+
+    fn write(&mut self, b: &[u8]) -> io::Result<()> {
+        self.bytes += b.len() as u64;
+        self.enc.write_all(b)
+    }
+
+    /// Write a rendered document, with `mark` inserted when it is a duplicate.
+    fn write_doc(&mut self, r: &Rendered, mark: Option<&[u8]>) -> io::Result<()> {
+        match mark {
+            None => self.write(&r.bytes),
+            Some(m) => {
+                self.write(&r.bytes[..r.mark_at])?;
+                self.write(m)?;
+                self.write(&r.bytes[r.mark_at..])
+            }
+        }
+    }
+
+    fn finish(self, dir: &Path) -> io::Result<String> {
+        self.enc
+            .finish()?
+            .into_inner()
+            .map_err(|e| e.into_error())?
+            .sync_all()?;
+        fs::rename(&self.tmp, dir.join(&self.name))?;
+        Ok(self.name)
+    }
+}
+
+/// Output files of one input.
 struct FileOut {
     stem: String,
     stats: FileStats,
-    xml: Option<GzEncoder<BufWriter<File>>>,
-    xml_tmp: PathBuf,
+    xml: Option<GzOut>,
+    jsonl: Option<GzOut>,
+    vrt: Option<GzOut>,
+    shingles: Option<GzOut>,
+    links: Option<GzOut>,
     started: Instant,
     times: StageTimes,
+}
+
+impl FileOut {
+    fn create(cfg: &RunConfig, input: &Input) -> io::Result<FileOut> {
+        let open = |on: bool, ext: &str| -> io::Result<Option<GzOut>> {
+            // Shingle lines are mostly random digits: higher levels cost much CPU and save
+            // little, so they get level 1 at most.
+            let level = if ext == "shingles" {
+                cfg.compression.min(1)
+            } else {
+                cfg.compression
+            };
+            on.then(|| GzOut::create(&cfg.out_dir, format!("{}.{ext}.gz", input.stem), level))
+                .transpose()
+        };
+        let stats = FileStats {
+            input: input.path.display().to_string(),
+            bytes: crate::output::stats::Bytes {
+                input: fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        Ok(FileOut {
+            stem: input.stem.clone(),
+            stats,
+            xml: open(cfg.formats.xml, "xml")?,
+            jsonl: open(cfg.formats.jsonl, "jsonl")?,
+            vrt: open(cfg.formats.vrt, "vrt")?,
+            shingles: open(cfg.doc.shingles, "shingles")?,
+            links: open(cfg.doc.links, "links")?,
+            started: Instant::now(),
+            times: StageTimes::default(),
+        })
+    }
+
+    fn outputs(&mut self) -> impl Iterator<Item = GzOut> {
+        [
+            self.xml.take(),
+            self.jsonl.take(),
+            self.vrt.take(),
+            self.shingles.take(),
+            self.links.take(),
+        ]
+        .into_iter()
+        .flatten()
+    }
 }
 
 #[derive(Serialize)]
@@ -457,6 +661,8 @@ fn writer(
     let mut cur: Option<FileOut> = None;
     let mut summary = Summary::default();
     let hash = config_hash(cfg, model_sum);
+    // Text fingerprints of the run's documents, with the id of the first one.
+    let mut seen: HashMap<u128, String> = HashMap::new();
     let progress = cfg.progress.then(|| {
         let pb = indicatif::ProgressBar::new_spinner();
         pb.set_style(
@@ -476,35 +682,14 @@ fn writer(
             let _ = tokens.try_send(());
             match done {
                 Done::Start { file } => {
-                    let input = &cfg.inputs[file];
-                    let xml_tmp = tmp_name(&cfg.out_dir, &format!("{}.xml.gz", input.stem));
-                    let f = File::create(&xml_tmp)?;
-                    let stats = FileStats {
-                        input: input.path.display().to_string(),
-                        bytes: crate::output::stats::Bytes {
-                            input: fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0),
-                            ..Default::default()
-                        },
-                        ..Default::default()
-                    };
-                    cur = Some(FileOut {
-                        stem: input.stem.clone(),
-                        stats,
-                        xml: Some(GzEncoder::new(
-                            BufWriter::with_capacity(1 << 16, f),
-                            Compression::new(cfg.compression),
-                        )),
-                        xml_tmp,
-                        started: Instant::now(),
-                        times: StageTimes::default(),
-                    });
+                    cur = Some(FileOut::create(cfg, &cfg.inputs[file])?);
                 }
                 Done::Record {
                     warc_type,
-                    fate,
+                    mut fate,
                     block_bytes,
                     truncated,
-                    doc,
+                    mut doc,
                     times,
                 } => {
                     let out = cur.as_mut().expect("records come between Start and End");
@@ -517,19 +702,67 @@ fn writer(
                     if let Some(t) = truncated {
                         FileStats::bump(&mut st.warc_truncated, &t, 1);
                     }
+                    let t = &mut out.times;
+                    t.decode += times.decode;
+                    t.segment += times.segment;
+                    t.features += times.features;
+                    t.language += times.language;
+                    t.score += times.score;
+                    t.document += times.document;
+                    t.write += times.write;
+                    let mut first: Option<String> = None;
+                    if let Some(d) = &doc
+                        && cfg.exact_dups != ExactDups::Keep
+                    {
+                        match seen.entry(d.fingerprint) {
+                            std::collections::hash_map::Entry::Occupied(e) => {
+                                first = Some(e.get().clone());
+                            }
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert(d.id.clone());
+                            }
+                        }
+                    }
+                    if first.is_some() && cfg.exact_dups == ExactDups::Skip {
+                        fate = "skipped.duplicate".to_string();
+                        doc = None;
+                    }
                     st.fate(&fate);
-                    out.times.decode += times.decode;
-                    out.times.segment += times.segment;
-                    out.times.features += times.features;
-                    out.times.language += times.language;
-                    out.times.score += times.score;
                     if let Some(d) = doc {
-                        out.xml.as_mut().expect("open").write_all(&d.xml)?;
-                        st.bytes.xml += d.xml.len() as u64;
+                        let (xml_mark, json_mark) = match &first {
+                            Some(id) => {
+                                st.duplicates += 1;
+                                (
+                                    Some(format!(" duplicate-of=\"{id}\"").into_bytes()),
+                                    Some(format!(",\"duplicate_of\":\"{id}\"").into_bytes()),
+                                )
+                            }
+                            None => (None, None),
+                        };
+                        if let (Some(o), Some(r)) = (&mut out.xml, &d.xml) {
+                            o.write_doc(r, xml_mark.as_deref())?;
+                        }
+                        if let (Some(o), Some(r)) = (&mut out.vrt, &d.vrt) {
+                            o.write_doc(r, xml_mark.as_deref())?;
+                        }
+                        if let (Some(o), Some(r)) = (&mut out.jsonl, &d.jsonl) {
+                            o.write_doc(r, json_mark.as_deref())?;
+                        }
+                        if let Some(o) = &mut out.shingles {
+                            o.write(&d.shingles)?;
+                        }
+                        if let Some(o) = &mut out.links {
+                            o.write(&d.links)?;
+                        }
+                        st.bytes.xml += d.xml.as_ref().map_or(0, |r| r.bytes.len() as u64);
                         st.documents += 1;
                         summary.documents += 1;
                         st.blocks_found += d.blocks_found;
                         st.blocks_written += d.blocks_written;
+                        st.dup_blocks += d.dup_blocks;
+                        st.shingled += !d.shingles.is_empty() as u64;
+                        st.links += d.links.iter().filter(|&&b| b == b'\n').count() as u64;
+                        FileStats::bump(&mut st.text_quality, &d.bdc.to_string(), 1);
                         if let Some(c) = d.capped {
                             FileStats::bump(&mut st.capped, c, 1);
                         }
@@ -581,14 +814,6 @@ fn finish_file(
     summary: &mut Summary,
 ) -> io::Result<()> {
     let dir = &cfg.out_dir;
-    let xml_name = format!("{}.xml.gz", out.stem);
-    out.xml
-        .take()
-        .expect("open")
-        .finish()?
-        .into_inner()
-        .map_err(|e| e.into_error())?
-        .sync_all()?;
     let ms = |ns: u64| ns / 1_000_000;
     let t = &out.times;
     out.stats.time_ms = BTreeMap::from([
@@ -597,6 +822,8 @@ fn finish_file(
         ("features".to_string(), ms(t.features)),
         ("language".to_string(), ms(t.language)),
         ("score".to_string(), ms(t.score)),
+        ("document".to_string(), ms(t.document)),
+        ("write".to_string(), ms(t.write)),
         (
             "total".to_string(),
             out.started.elapsed().as_millis() as u64,
@@ -609,17 +836,24 @@ fn finish_file(
             .push((out.stats.input.clone(), e.clone()));
         // An input that could not be read to its end gets no `.done.json`: a rerun redoes it.
         if out.stats.records == 0 {
-            let _ = fs::remove_file(&out.xml_tmp);
+            for o in out.outputs() {
+                drop(o.enc);
+                let _ = fs::remove_file(&o.tmp);
+            }
             return Ok(());
         }
     }
-    fs::rename(&out.xml_tmp, dir.join(&xml_name))?;
+    let mut outputs = Vec::new();
+    for o in out.outputs() {
+        outputs.push(o.finish(dir)?);
+    }
     let stats_name = format!("{}.stats.json", out.stem);
     publish(
         dir,
         &stats_name,
         &serde_json::to_vec_pretty(&out.stats).map_err(io::Error::other)?,
     )?;
+    outputs.push(stats_name);
     if error.is_none() {
         let done = DoneFile {
             tool: "cowrex",
@@ -627,7 +861,7 @@ fn finish_file(
             input: &out.stats.input,
             config_hash: hash,
             model_md5: model_sum,
-            outputs: vec![xml_name, stats_name],
+            outputs,
             records: out.stats.records,
             documents: out.stats.documents,
         };

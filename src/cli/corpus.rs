@@ -1,0 +1,317 @@
+//! Corpus-level subcommands: `dedup`, `filter` and `train profile`.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+
+use super::{CliResult, EXIT_USAGE};
+use crate::classify::{self, quality::Profile};
+use crate::output::filter::{Filter, FilterStats};
+use crate::shingle::dedup::{self, DedupConfig};
+
+#[derive(Args)]
+pub(super) struct DedupArgs {
+    /// Shingle files (S.shingles.gz, gzipped or not) or directories (their *.shingles.gz files).
+    #[arg(required = true, value_name = "SHINGLES")]
+    inputs: Vec<PathBuf>,
+    /// Blacklist to write: the ids of the shorter document of every near-duplicate pair.
+    #[arg(short, long, value_name = "BLACKLIST")]
+    out: PathBuf,
+    /// A pair of documents sharing at least this many of their 100 min-hashes is a
+    /// near-duplicate (texrex's default; about Jaccard similarity 0.05 and up).
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    threshold: u32,
+    /// Ignore hashes shared by this many documents or more (boilerplate phrases).
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    max_redundancy: usize,
+    /// Memory for sorting, in MiB; more is sorted on disk.
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    memory: usize,
+    /// Sorting threads (default: available cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+    /// Directory for temporary sorted runs (default: the blacklist's directory).
+    #[arg(long, value_name = "DIR")]
+    tmp_dir: Option<PathBuf>,
+    /// Blacklists of earlier rounds: their documents' shingles are ignored.
+    #[arg(long, value_name = "FILE")]
+    previous: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+pub(super) struct FilterArgs {
+    /// Corpus files: XML or VRT (S.xml.gz, S.vrt.gz) or JSONL (S.jsonl.gz).
+    #[arg(required = true, value_name = "CORPUS")]
+    inputs: Vec<PathBuf>,
+    /// Blacklist files (one document id per line), e.g. from `cowrex dedup`.
+    #[arg(short, long, required = true, value_name = "FILE")]
+    blacklist: Vec<PathBuf>,
+    /// Output directory; each file keeps its name.
+    #[arg(short, long, value_name = "DIR")]
+    out: PathBuf,
+    /// Keep documents whose id was already written (by default ids stay unique).
+    #[arg(long)]
+    allow_repeated_ids: bool,
+}
+
+#[derive(Args)]
+pub(super) struct TrainProfileArgs {
+    /// Text: JSONL files (the `text` or `plaintext` key of each line is a document), other
+    /// files (each one document), or directories of such files.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// Language of the profile, ISO 639-3 as in the `language` attribute (eng, deu, fra, swe …).
+    #[arg(long, value_name = "CODE")]
+    lang: String,
+    /// Profile file to write.
+    #[arg(short, long, value_name = "FILE")]
+    out: PathBuf,
+    /// Profile words (texrex: 10).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    words: usize,
+    /// Most badness one word adds (texrex: 5).
+    #[arg(long, default_value_t = 5.0, value_name = "X")]
+    limit: f64,
+    /// Leave out documents with fewer tokens.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    min_tokens: usize,
+    /// Use every document, not only those identified (whatlang) as `--lang`.
+    #[arg(long)]
+    all_languages: bool,
+}
+
+/// Files of the given paths: files as they are, directories' files whose name passes `want`.
+fn expand(paths: &[PathBuf], want: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| format!("cannot read directory {}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| {
+                    f.is_file() && f.file_name().is_some_and(|n| want(&n.to_string_lossy()))
+                })
+                .collect();
+            files.sort();
+            out.extend(files);
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(out)
+}
+
+fn cores(n: Option<usize>) -> usize {
+    n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+fn tmp_beside(p: &Path) -> PathBuf {
+    let name = p
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+    p.with_file_name(format!(".{name}.tmp"))
+}
+
+pub(super) fn dedup(a: DedupArgs) -> CliResult {
+    let inputs = expand(&a.inputs, |n| {
+        n.ends_with(".shingles.gz") || n.ends_with(".shingles")
+    })?;
+    if inputs.is_empty() {
+        return Err("no shingle files found".into());
+    }
+    if a.threshold == 0 {
+        return Err("--threshold must be at least 1".into());
+    }
+    let dir = a
+        .out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let mut previous = HashSet::new();
+    for p in &a.previous {
+        dedup::read_blacklist(p, &mut previous).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    let cfg = DedupConfig {
+        threshold: a.threshold,
+        max_redundancy: a.max_redundancy,
+        memory: a.memory.max(1) << 20,
+        threads: cores(a.threads),
+        tmp_dir: a.tmp_dir.unwrap_or_else(|| dir.clone()),
+        previous,
+    };
+    let started = Instant::now();
+    let tmp = tmp_beside(&a.out);
+    let file =
+        std::fs::File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    let st = dedup::dedup(&inputs, &cfg, &mut w, &mut |m| {
+        eprintln!("cowrex: warning: {m}")
+    });
+    let st = match st {
+        Ok(st) => st,
+        Err(e) => {
+            drop(w);
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e.into());
+        }
+    };
+    std::io::Write::flush(&mut w)?;
+    drop(w);
+    std::fs::rename(&tmp, &a.out)?;
+    eprintln!(
+        "cowrex: {} shingle lines from {} files ({} malformed, {} of earlier blacklists); \
+         {} pair records, {} hashes shared by ≥ {} documents ignored; {} near-duplicate pairs; \
+         {} documents blacklisted in {}; {:.1} s",
+        st.lines,
+        inputs.len(),
+        st.malformed,
+        st.previously_blacklisted,
+        st.pair_records,
+        st.redundant_hashes,
+        a.max_redundancy,
+        st.near_duplicate_pairs,
+        st.blacklisted,
+        a.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}
+
+pub(super) fn filter(a: FilterArgs) -> CliResult {
+    let mut blacklist = HashSet::new();
+    for p in &a.blacklist {
+        dedup::read_blacklist(p, &mut blacklist).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| format!("cannot create output directory {}: {e}", a.out.display()))?;
+    let mut names = HashSet::new();
+    for p in &a.inputs {
+        let name = p
+            .file_name()
+            .ok_or_else(|| format!("{}: not a file", p.display()))?;
+        if !names.insert(name.to_os_string()) {
+            return Err(format!("two inputs are named {}", name.to_string_lossy()).into());
+        }
+        let out = a.out.join(name);
+        if out.exists() && std::fs::canonicalize(&out)? == std::fs::canonicalize(p)? {
+            return Err(format!(
+                "{} would overwrite its input; choose another -o",
+                p.display()
+            )
+            .into());
+        }
+    }
+    let mut filter = Filter {
+        blacklist,
+        unique: !a.allow_repeated_ids,
+        written: HashSet::new(),
+    };
+    let mut total = FilterStats::default();
+    let mut failed = 0;
+    for p in &a.inputs {
+        let name = p.file_name().expect("checked");
+        let out = a.out.join(name);
+        let tmp = tmp_beside(&out);
+        match filter
+            .file(p, &tmp)
+            .and_then(|st| std::fs::rename(&tmp, &out).map(|_| st))
+        {
+            Ok(st) => {
+                if st.broken > 0 {
+                    eprintln!(
+                        "cowrex: warning: {}: {} incomplete documents (or without an id) dropped",
+                        p.display(),
+                        st.broken
+                    );
+                }
+                total.add(&st);
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                eprintln!("cowrex: {}: {e}", p.display());
+                failed += 1;
+            }
+        }
+    }
+    eprintln!(
+        "cowrex: {} files; {} documents: {} written, {} blacklisted, {} repeated ids, {} broken",
+        a.inputs.len() - failed,
+        total.documents,
+        total.written,
+        total.blacklisted,
+        total.repeated_ids,
+        total.broken
+    );
+    Ok(if failed > 0 {
+        super::EXIT_INPUT_FAILED
+    } else {
+        0
+    })
+}
+
+pub(super) fn train_profile(a: TrainProfileArgs) -> CliResult {
+    let Some(lang) = whatlang::Lang::from_code(&a.lang) else {
+        eprintln!(
+            "cowrex: unknown language code {:?}; use ISO 639-3 (eng, deu, fra, swe …)",
+            a.lang
+        );
+        return Ok(EXIT_USAGE);
+    };
+    let files = expand(&a.inputs, |_| true)?;
+    let mut docs: Vec<String> = Vec::new();
+    for f in &files {
+        let name = f.to_string_lossy();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut crate::shingle::dedup::open_maybe_gz(f)?, &mut text)
+            .map_err(|e| format!("{}: {e}", f.display()))?;
+        if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
+            for (n, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let v: serde_json::Value = serde_json::from_str(line)
+                    .map_err(|e| format!("{}:{}: {e}", f.display(), n + 1))?;
+                let t = v
+                    .get("text")
+                    .or_else(|| v.get("plaintext"))
+                    .and_then(|t| t.as_str());
+                docs.extend(t.map(str::to_string));
+            }
+        } else {
+            docs.push(text);
+        }
+    }
+    let total = docs.len();
+    let kept: Vec<&str> = docs
+        .iter()
+        .map(String::as_str)
+        .filter(|d| {
+            a.all_languages || classify::identify_language(std::iter::once(*d)) == Some(lang)
+        })
+        .collect();
+    let p = Profile::train(
+        lang.code(),
+        kept.iter().copied(),
+        a.words,
+        a.limit,
+        a.min_tokens,
+    )?;
+    std::fs::write(&a.out, p.to_text())
+        .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    eprintln!(
+        "cowrex: {} documents read, {} in {}, {} with at least {} tokens; profile of {} words in {}",
+        total,
+        kept.len(),
+        lang.code(),
+        p.docs,
+        a.min_tokens,
+        p.words.len(),
+        a.out.display()
+    );
+    Ok(0)
+}

@@ -1,0 +1,169 @@
+//! Removing documents from corpus files by id: texrex's `tecl`.
+//!
+//! XML and VRT files are read line by line as texrex's tools do: a document starts on a line
+//! beginning `<doc ` and ends on the line `</doc>`; its id is the `id="…"` attribute. JSONL files
+//! (`.jsonl`, `.jsonl.gz`) have one document per line with an `id` key. Documents keep their
+//! order; a document cut off by the end of the file is dropped, so the output stays well formed.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::path::Path;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use crate::shingle::ID_LEN;
+use crate::shingle::dedup::open_maybe_gz;
+
+/// What filtering one file did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FilterStats {
+    pub documents: u64,
+    pub blacklisted: u64,
+    /// Documents whose id was already written (dropped to keep ids unique).
+    pub repeated_ids: u64,
+    /// Documents cut off by the end of the file, or without an id.
+    pub broken: u64,
+    pub written: u64,
+}
+
+impl FilterStats {
+    pub fn add(&mut self, o: &FilterStats) {
+        self.documents += o.documents;
+        self.blacklisted += o.blacklisted;
+        self.repeated_ids += o.repeated_ids;
+        self.broken += o.broken;
+        self.written += o.written;
+    }
+}
+
+/// Settings of a filter run.
+pub struct Filter {
+    pub blacklist: HashSet<[u8; ID_LEN]>,
+    /// Drop documents whose id was written before (texrex's `tecl -u`).
+    pub unique: bool,
+    /// Ids written so far (across files).
+    pub written: HashSet<[u8; ID_LEN]>,
+}
+
+impl Filter {
+    /// Whether to keep a document with this id; counts it.
+    fn keep(&mut self, id: Option<&[u8]>, st: &mut FilterStats) -> bool {
+        st.documents += 1;
+        let Some(id) = id.and_then(|i| <[u8; ID_LEN]>::try_from(i).ok()) else {
+            st.broken += 1;
+            return false;
+        };
+        if self.blacklist.contains(&id) {
+            st.blacklisted += 1;
+            return false;
+        }
+        if self.unique && !self.written.insert(id) {
+            st.repeated_ids += 1;
+            return false;
+        }
+        st.written += 1;
+        true
+    }
+
+    /// Filter `input` into `output` (gzipped when its name ends in `.gz`).
+    pub fn file(&mut self, input: &Path, output: &Path) -> io::Result<FilterStats> {
+        let reader = open_maybe_gz(input)?;
+        let f = BufWriter::with_capacity(1 << 16, File::create(output)?);
+        let name = output.to_string_lossy();
+        let jsonl = name.ends_with(".jsonl") || name.ends_with(".jsonl.gz");
+        let st = if name.ends_with(".gz") {
+            let mut w = GzEncoder::new(f, Compression::new(3));
+            let st = self.copy(reader, &mut w, jsonl)?;
+            w.finish()?.flush()?;
+            st
+        } else {
+            let mut w = f;
+            let st = self.copy(reader, &mut w, jsonl)?;
+            w.flush()?;
+            st
+        };
+        Ok(st)
+    }
+
+    fn copy(
+        &mut self,
+        reader: Box<dyn BufRead>,
+        w: &mut impl Write,
+        jsonl: bool,
+    ) -> io::Result<FilterStats> {
+        let mut st = FilterStats::default();
+        let mut doc: Vec<u8> = Vec::new();
+        let mut in_doc = false;
+        for line in reader.split(b'\n') {
+            let line = line?;
+            if jsonl {
+                if line.trim_ascii().is_empty() {
+                    continue;
+                }
+                #[derive(serde::Deserialize)]
+                struct Id {
+                    id: String,
+                }
+                let id = serde_json::from_slice::<Id>(&line).ok();
+                if self.keep(id.as_ref().map(|i| i.id.as_bytes()), &mut st) {
+                    w.write_all(&line)?;
+                    w.write_all(b"\n")?;
+                }
+                continue;
+            }
+            if line.starts_with(b"<doc ") {
+                if in_doc {
+                    // The previous document has no `</doc>`: dropped.
+                    st.documents += 1;
+                    st.broken += 1;
+                }
+                in_doc = true;
+                doc.clear();
+            }
+            if !in_doc {
+                // Text between documents (there is none in cowrex's files) is kept.
+                w.write_all(&line)?;
+                w.write_all(b"\n")?;
+                continue;
+            }
+            doc.extend_from_slice(&line);
+            doc.push(b'\n');
+            if line == b"</doc>" {
+                in_doc = false;
+                let first = doc.split(|&b| b == b'\n').next().unwrap_or(&[]);
+                if self.keep(doc_id(first), &mut st) {
+                    w.write_all(&doc)?;
+                }
+            }
+        }
+        if in_doc {
+            // Cut off by the end of the file: not written.
+            st.documents += 1;
+            st.broken += 1;
+        }
+        Ok(st)
+    }
+}
+
+/// The `id` attribute of a `<doc …>` line.
+fn doc_id(line: &[u8]) -> Option<&[u8]> {
+    let p = memchr::memmem::find(line, b" id=\"")? + 5;
+    let end = memchr::memchr(b'"', &line[p..])? + p;
+    Some(&line[p..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_from_the_doc_line() {
+        assert_eq!(
+            doc_id(br#"<doc url="u" id="abc" ip="x">"#),
+            Some(&b"abc"[..])
+        );
+        assert_eq!(doc_id(b"<doc url=\"u\">"), None);
+    }
+}

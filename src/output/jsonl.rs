@@ -1,0 +1,141 @@
+//! JSON lines: one document per line, for datatrove, dolma and similar tools.
+//!
+//! ```text
+//! {"id":"…","url":"…","language":"eng","text":"…","title":"…","host":"…","tld":"…",
+//!  "bdv":3.2,"bdc":"c","nbc":812,"nbcprop":0.41,"nbd":3,"nbdprop":0.2,"avgbpc":0.5,"avgbpd":0.7,
+//!  "blocks":[{"idx":0,"bpv":0.93,"bpc":"j","ngram":-1.2,"text":"Home"},
+//!            {"idx":4,"bpv":0.02,"bpc":"a","dup_of":1,"text":"…"}],
+//!  "provenance":{"warc_file":"…","warc_record_id":"…","warc_date":"…","offset":0,"length":1234,
+//!                "ip":"…","http_date":"…","last_modified":"…","charset":"UTF-8","doctype":"HTML5"}}
+//! ```
+//!
+//! `text` is the blocks at or below the threshold that are not in-document duplicates, joined
+//! by newlines; `blocks` lists every block. Keys without a value (`title`, `ngram`, `dup_of`,
+//! provenance fields) are left out. A duplicate of an earlier document gets `duplicate_of`.
+
+use serde::Serialize;
+
+use crate::classify::quality;
+use crate::document::{Document, DupBlocks};
+use crate::output::xml::{bpc, language_code};
+
+#[derive(Serialize)]
+struct Line<'a> {
+    id: &'a str,
+    url: &'a str,
+    language: &'a str,
+    text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    host: &'a str,
+    tld: &'a str,
+    bdv: f64,
+    bdc: String,
+    nbc: usize,
+    nbcprop: f64,
+    nbd: usize,
+    nbdprop: f64,
+    avgbpc: f64,
+    avgbpd: f64,
+    blocks: Vec<BlockLine<'a>>,
+    provenance: Provenance<'a>,
+}
+
+#[derive(Serialize)]
+struct BlockLine<'a> {
+    idx: usize,
+    bpv: f32,
+    bpc: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ngram: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dup_of: Option<usize>,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct Provenance<'a> {
+    warc_file: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warc_record_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warc_date: Option<&'a str>,
+    offset: u64,
+    length: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ip: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    http_date: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_modified: Option<&'a str>,
+    charset: &'a str,
+    doctype: &'a str,
+}
+
+/// Append one document as a JSON line. Returns the position of the final `}`, where the writer
+/// can add `,"duplicate_of":"…"`.
+pub fn write_doc(
+    out: &mut Vec<u8>,
+    doc: &Document,
+    threshold: f32,
+    dup_blocks: DupBlocks,
+) -> usize {
+    let f = &doc.figures;
+    let m = &doc.meta;
+    let mut text = String::new();
+    for b in &doc.blocks {
+        if b.bpv <= threshold && b.dup_of.is_none() {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&b.text);
+        }
+    }
+    let bdv = doc.badness.unwrap_or(0.0);
+    let line = Line {
+        id: &doc.id,
+        url: &m.url,
+        language: language_code(doc.language),
+        text,
+        title: doc.title.as_deref(),
+        host: &doc.host,
+        tld: &doc.tld,
+        bdv,
+        bdc: quality::bdc(bdv).to_string(),
+        nbc: f.nbc,
+        nbcprop: f.nbcprop,
+        nbd: f.nbd,
+        nbdprop: f.nbdprop,
+        avgbpc: f.avgbpc,
+        avgbpd: f.avgbpd,
+        blocks: doc
+            .blocks
+            .iter()
+            .filter(|b| b.dup_of.is_none() || dup_blocks != DupBlocks::Drop)
+            .map(|b| BlockLine {
+                idx: b.idx,
+                bpv: b.bpv,
+                bpc: bpc(b.bpv).to_string(),
+                ngram: b.ngram,
+                dup_of: b.dup_of,
+                text: &b.text,
+            })
+            .collect(),
+        provenance: Provenance {
+            warc_file: &m.arcfile,
+            warc_record_id: m.record_id.as_deref(),
+            warc_date: m.warc_date.as_deref(),
+            offset: m.arcoffset,
+            length: m.arclength,
+            ip: m.ip.as_deref(),
+            http_date: m.http_date.as_deref(),
+            last_modified: m.last_modified.as_deref(),
+            charset: &doc.source_charset,
+            doctype: doc.doctype.as_str(),
+        },
+    };
+    serde_json::to_writer(&mut *out, &line).expect("serialising to memory");
+    let mark_at = out.len() - 1;
+    out.push(b'\n');
+    mark_at
+}

@@ -1,0 +1,193 @@
+//! texrex's w-shingles (reference §1(b)) and the near-duplicate detection that uses them.
+//!
+//! Tokens are maximal runs of Latin letters (texrex's `TTrUnicodeLetterRangeTokenizer`
+//! ranges), upper-cased. Every run of [`NGRAM`] consecutive tokens, concatenated without a
+//! separator and left-padded with spaces to 9 bytes (texrex's quirk, kept), is hashed; a
+//! document's fingerprint is the minimum of each of [`HASHES`] hash functions over its n-grams.
+//! Where texrex used 100 Rabin polynomials, cowrex hashes each n-gram once with xxh3-64 and
+//! derives the 100 hash functions from that hash by seeded affine maps (see [`fingerprint`]).
+//!
+//! The shingles file has one line of 68 characters per hash, as texrex's:
+//! `HHHHHHHHHHHHHHHHHHHH IIII…(36)…IIII SSSSSSSSSS` (20-digit hash, document id, 10-digit size).
+
+pub mod dedup;
+
+use std::io::Write;
+
+use xxhash_rust::xxh3::xxh3_64_with_seed;
+
+/// Tokens per shingle (texrex's `NGramSize`).
+pub const NGRAM: usize = 5;
+/// Min-hashes per document (texrex's `HashesNumber`).
+pub const HASHES: usize = 100;
+/// Length of a shingle line without its newline.
+pub const LINE_LEN: usize = 68;
+/// Length of a document id.
+pub const ID_LEN: usize = 36;
+
+/// texrex's letter ranges: Basic Latin letters, Latin-1 Supplement from À (× and ÷ included,
+/// as texrex), Latin Extended-A and -B, Latin Extended-C, Latin Extended Additional and the
+/// Latin ligatures.
+pub fn is_letter(c: char) -> bool {
+    matches!(c as u32,
+        0x41..=0x5a | 0x61..=0x7a | 0xc0..=0xff | 0x100..=0x24f | 0x2c60..=0x2c7f
+        | 0x1e00..=0x1eff | 0xfb00..=0xfb06)
+}
+
+/// Upper-cased letter tokens of a text, stored in one string.
+#[derive(Debug, Clone, Default)]
+pub struct Tokens {
+    text: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl Tokens {
+    /// Append the tokens of `text`.
+    pub fn add(&mut self, text: &str) {
+        let mut start: Option<usize> = None;
+        for c in text.chars() {
+            if is_letter(c) {
+                if start.is_none() {
+                    start = Some(self.text.len());
+                }
+                if c.is_ascii() {
+                    self.text.push(c.to_ascii_uppercase());
+                } else {
+                    self.text.extend(c.to_uppercase());
+                }
+            } else if let Some(s) = start.take() {
+                self.spans.push((s as u32, self.text.len() as u32));
+            }
+        }
+        if let Some(s) = start {
+            self.spans.push((s as u32, self.text.len() as u32));
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The tokens in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.spans
+            .iter()
+            .map(|&(a, b)| &self.text[a as usize..b as usize])
+    }
+
+    /// The tokens of a text.
+    pub fn of(text: &str) -> Tokens {
+        let mut t = Tokens::default();
+        t.add(text);
+        t
+    }
+}
+
+/// Multiplier and increment of hash function `i`: odd `a`, any `b`, from xxh3 seeded with `i`.
+fn hash_params(hashes: usize) -> Vec<(u64, u64)> {
+    (0..hashes as u64)
+        .map(|i| {
+            let a = xxh3_64_with_seed(b"cowrex shingle a", i) | 1;
+            let b = xxh3_64_with_seed(b"cowrex shingle b", i);
+            (a, b)
+        })
+        .collect()
+}
+
+/// The min-hash fingerprint of a token sequence; `None` with fewer than `n` tokens.
+///
+/// Each n-gram is hashed once with xxh3-64 (seed 0); hash function `i` maps that hash `h` to
+/// `a_i·h + b_i mod 2^64` (a bijection, as `a_i` is odd), with `a_i` and `b_i` from xxh3 seeded
+/// with `i`. One full hash per n-gram instead of 100 keeps shingling cheap.
+pub fn fingerprint(tokens: &Tokens, n: usize, hashes: usize) -> Option<Vec<u64>> {
+    use std::sync::OnceLock;
+    static PARAMS: OnceLock<Vec<(u64, u64)>> = OnceLock::new();
+    if n == 0 || tokens.len() < n {
+        return None;
+    }
+    let params = PARAMS.get_or_init(|| hash_params(HASHES));
+    let own;
+    let params: &[(u64, u64)] = if hashes <= params.len() {
+        &params[..hashes]
+    } else {
+        own = hash_params(hashes);
+        &own
+    };
+    let mut mins = vec![u64::MAX; hashes];
+    let mut gram = Vec::with_capacity(64);
+    for w in tokens.spans.windows(n) {
+        gram.clear();
+        let len = (w[n - 1].1 - w[0].0) as usize;
+        gram.resize(9usize.saturating_sub(len), b' ');
+        gram.extend_from_slice(&tokens.text.as_bytes()[w[0].0 as usize..w[n - 1].1 as usize]);
+        let h = xxh3_64_with_seed(&gram, 0);
+        for (m, &(a, b)) in mins.iter_mut().zip(params) {
+            let v = a.wrapping_mul(h).wrapping_add(b);
+            *m = (*m).min(v);
+        }
+    }
+    Some(mins)
+}
+
+/// Write a fingerprint as shingle lines.
+pub fn write_lines(
+    out: &mut impl Write,
+    hashes: &[u64],
+    id: &str,
+    size: usize,
+) -> std::io::Result<()> {
+    for h in hashes {
+        writeln!(out, "{h:020} {id} {size:010}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(s: &str) -> Tokens {
+        Tokens::of(s)
+    }
+
+    #[test]
+    fn tokens_are_letter_runs_upper_cased() {
+        assert_eq!(
+            tokens("Grüße, l'été 2024: x×y straße ΑΒΓ")
+                .iter()
+                .collect::<Vec<_>>(),
+            ["GRÜSSE", "L", "ÉTÉ", "X×Y", "STRASSE"]
+        );
+    }
+
+    #[test]
+    fn fingerprints_need_n_tokens_and_are_stable() {
+        assert_eq!(fingerprint(&tokens("a b c d"), 5, 3), None);
+        let a = fingerprint(&tokens("a b c d e f"), 5, 100).unwrap();
+        assert_eq!(a.len(), 100);
+        assert_eq!(a, fingerprint(&tokens("A b, c. d e f!"), 5, 100).unwrap());
+        // Short n-grams are padded: "ABCDE" is hashed as "    ABCDE".
+        let one = fingerprint(&tokens("a b c d e"), 5, 1).unwrap();
+        let (pa, pb) = hash_params(1)[0];
+        let h = xxh3_64_with_seed(b"    ABCDE", 0);
+        assert_eq!(one[0], pa.wrapping_mul(h).wrapping_add(pb));
+        assert_ne!(a, fingerprint(&tokens("a b c d e g"), 5, 100).unwrap());
+    }
+
+    #[test]
+    fn lines_have_texrex_layout() {
+        let mut v = Vec::new();
+        write_lines(&mut v, &[42, u64::MAX], &"a".repeat(36), 1234).unwrap();
+        let s = String::from_utf8(v).unwrap();
+        let lines: Vec<&str> = s.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l.len() == LINE_LEN));
+        assert_eq!(&lines[0][..21], "00000000000000000042 ");
+        assert_eq!(&lines[1][..20], "18446744073709551615");
+        assert_eq!(&lines[0][57..], " 0000001234");
+    }
+}
