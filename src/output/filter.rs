@@ -67,11 +67,12 @@ impl Filter {
         true
     }
 
-    /// Filter `input` into `output` (gzipped when its name ends in `.gz`).
+    /// Filter `input` into `output`; the output is gzipped and read as JSONL when the
+    /// input's name says so (`.gz`, `.jsonl`, `.jsonl.gz`).
     pub fn file(&mut self, input: &Path, output: &Path) -> io::Result<FilterStats> {
         let reader = open_maybe_gz(input)?;
         let f = BufWriter::with_capacity(1 << 16, File::create(output)?);
-        let name = output.to_string_lossy();
+        let name = input.to_string_lossy();
         let jsonl = name.ends_with(".jsonl") || name.ends_with(".jsonl.gz");
         let st = if name.ends_with(".gz") {
             let mut w = GzEncoder::new(f, Compression::new(3));
