@@ -551,7 +551,7 @@ fn detection_follows_jaccard_similarity() {
             previous: HashSet::new(),
         };
         let mut out = Vec::new();
-        dedup::dedup(&[input.clone()], &cfg, &mut out, &mut |_| {}).unwrap();
+        dedup::dedup(std::slice::from_ref(&input), &cfg, &mut out, &mut |_| {}).unwrap();
         let found: HashSet<String> = String::from_utf8(out)
             .unwrap()
             .lines()
