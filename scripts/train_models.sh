@@ -2,12 +2,12 @@
 # Retrain every model in models/ from ../shared/data with cowrex's own code, byte-identically,
 # and print the cross-validated figures that models/MODELS.md reports.
 #
-# Usage: sh scripts/train_models.sh   (from anywhere; about 2 minutes on 2 cores)
+# Usage: sh scripts/train_models.sh   (from anywhere; about 2 minutes on 2 cores; needs gpg)
 set -eu
 cd "$(dirname "$0")/.."
 DATA=../shared/data
-if [ ! -d "$DATA/texrex" ] || [ ! -d "$DATA/pages" ]; then
-    echo "train_models.sh: needs $DATA/texrex and $DATA/pages" >&2
+if [ ! -d "$DATA/texrex" ] || [ ! -d "$DATA/pages" ] || [ ! -d "$DATA/texrex-boilerplate" ]; then
+    echo "train_models.sh: needs $DATA/texrex, $DATA/texrex-boilerplate and $DATA/pages" >&2
     exit 2
 fi
 cargo build --release --quiet
@@ -20,4 +20,14 @@ echo "== ncleaner-en-standard.ngram.gz"
 "$COWREX" train ngram --pages "$DATA/pages" -o models/ncleaner-en-standard.ngram.gz
 echo "== ncleaner-en-nonlexical.ngram.gz"
 "$COWREX" train ngram --folding nonlexical --pages "$DATA/pages" -o models/ncleaner-en-nonlexical.ngram.gz
+# Text-quality profiles: the content blocks of texrex's annotated pages of each language and
+# the development gold texts, each document only if whatlang identifies it as that language.
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+for pair in en:eng de:deu fr:fra sv:swe; do
+    lang=${pair%%:*}; code=${pair##*:}
+    echo "== profile-$lang.prof"
+    python3 scripts/profile_texts.py "$lang" "$TMP/$lang.jsonl"
+    "$COWREX" train profile --lang "$code" -o "models/profile-$lang.prof" "$TMP/$lang.jsonl" "$DATA/pages/ground-truth"
+done
 git status --short models/

@@ -218,3 +218,68 @@ fn shipped_models_are_accurate_on_their_training_sets() {
         assert!(acc >= floor, "{lang}: {acc}");
     }
 }
+
+/// The built-in text-quality profiles on texrex's annotated pages (their content blocks were
+/// part of the profiles' training text, so these are training-set figures): per language, the
+/// mean badness of each page's content and of its boilerplate, the share of pages whose content
+/// scores better than their boilerplate, and how often the lowest badness over all four
+/// profiles names the page's language (texrex's `TTrTextAssessmentMulti`).
+#[test]
+fn builtin_profiles_separate_content_from_boilerplate() {
+    use cowrex::classify::quality::Profiles;
+    use cowrex::shingle::Tokens;
+    let Some(base) = shared_data("texrex-boilerplate/training_data") else {
+        return;
+    };
+    let profiles = Profiles::builtin();
+    let tmp = tempdir("profiles");
+    for (lang, code) in [("en", "eng"), ("de", "deu"), ("fr", "fra"), ("sv", "swe")] {
+        let dir = base.join(lang).join("annotated");
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        let (mut pages, mut better, mut identified) = (0, 0, 0);
+        let (mut sum_content, mut sum_boiler) = (0.0, 0.0);
+        for p in names {
+            let out = tmp.join("page.txt");
+            assert!(decrypt(&p, &out));
+            let text = std::fs::read_to_string(&out).unwrap();
+            let part = |label: &str| {
+                let lines: Vec<String> = text
+                    .lines()
+                    .filter_map(|l| l.strip_prefix(label).map(xml_unescape))
+                    .collect();
+                profiles.count(&Tokens::of(&lines.join("\n")))
+            };
+            let (content, boiler) = (part("0\t"), part("1\t"));
+            if content.total < 100 {
+                continue; // too little content for a quality judgement
+            }
+            pages += 1;
+            let c = profiles.badness(Some(code), &content).unwrap();
+            let b = profiles.badness(Some(code), &boiler).unwrap();
+            sum_content += c;
+            sum_boiler += b;
+            better += (c < b) as usize;
+            identified += (profiles.lowest(&content).unwrap().0 == code) as usize;
+        }
+        let n = pages as f64;
+        println!(
+            "{lang}: {pages} pages; mean badness content {:.1}, boilerplate {:.1}; content better on {:.3}; language by lowest badness {:.3}",
+            sum_content / n,
+            sum_boiler / n,
+            better as f64 / n,
+            identified as f64 / n
+        );
+        assert!(
+            better as f64 / n >= 0.85,
+            "{lang}: content better on {better}/{pages}"
+        );
+        assert!(
+            identified as f64 / n >= 0.95,
+            "{lang}: language identified on {identified}/{pages}"
+        );
+    }
+}

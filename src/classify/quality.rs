@@ -243,10 +243,18 @@ impl Profiles {
         if let Some(p) = lang.and_then(|l| self.list.iter().find(|p| p.lang == l)) {
             return Some(p.badness(tokens));
         }
+        self.lowest(tokens).map(|(_, b)| b)
+    }
+
+    /// The profile with the lowest badness (the first on ties) and that badness.
+    pub fn lowest(&self, tokens: &TokenCounts) -> Option<(&str, f64)> {
         self.list
             .iter()
-            .map(|p| p.badness(tokens))
-            .min_by(f64::total_cmp)
+            .map(|p| (p.lang.as_str(), p.badness(tokens)))
+            .fold(None, |best, (l, b)| match best {
+                Some((_, bb)) if bb <= b => best,
+                _ => Some((l, b)),
+            })
     }
 
     /// Count the tokens, keeping only the profile words (all that badness needs).
