@@ -242,6 +242,7 @@ fn builtin_profiles_separate_content_from_boilerplate() {
         names.sort();
         let (mut pages, mut better, mut identified) = (0, 0, 0);
         let (mut sum_content, mut sum_boiler) = (0.0, 0.0);
+        let mut jsonl = String::new();
         for p in names {
             let out = tmp.join("page.txt");
             assert!(decrypt(&p, &out));
@@ -253,6 +254,14 @@ fn builtin_profiles_separate_content_from_boilerplate() {
                     .collect();
                 profiles.count(&Tokens::of(&lines.join("\n")))
             };
+            let content_text: Vec<String> = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("0\t").map(xml_unescape))
+                .collect();
+            jsonl.push_str(&format!(
+                "{}\n",
+                serde_json::json!({ "text": content_text.join("\n") })
+            ));
             let (content, boiler) = (part("0\t"), part("1\t"));
             if content.total < 100 {
                 continue; // too little content for a quality judgement
