@@ -395,6 +395,25 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
         assert_eq!(j["provenance"]["warc_file"], "sample.warc.gz");
         assert!(j["provenance"]["offset"].as_u64().is_some());
     }
+    // The key order is fixed (documented in the README).
+    assert!(jsonl.starts_with(&format!(
+        "{{\"id\":\"{}\",\"url\":\"https://example.org/news/festival\",\"language\":\"eng\",\"text\":\"After a two-year pause",
+        ids[0].1
+    )));
+    let raw_first = jsonl.lines().next().unwrap();
+    let order: Vec<usize> = [
+        "\"title\":",
+        "\"host\":",
+        "\"bdv\":",
+        "\"nbc\":",
+        "\"avgbpd\":",
+        "\"blocks\":[{\"idx\":0,\"bpv\":",
+        "\"provenance\":{\"warc_file\":",
+    ]
+    .iter()
+    .map(|k| raw_first.find(k).unwrap_or_else(|| panic!("{k}")))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
     let first = &lines[0];
     assert_eq!(first["language"], "eng");
     assert_eq!(first["title"], "The river festival returns");
