@@ -1,13 +1,11 @@
 //! The document model and its analysis: decode → segment → second pass → features → score →
 //! document-level figures. One [`Document`] with its [`Block`]s flows to the writers.
 
+use std::collections::hash_map::Entry;
 use std::time::Instant;
 
-use std::collections::hash_map::Entry;
-
-use rustc_hash::FxHashMap;
-
 use md5::{Digest, Md5};
+use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::classify::{self, ModelLang, Models};
@@ -436,26 +434,24 @@ pub fn analyze(
 
 /// Mark blocks whose text repeats an earlier block's (texrex: at least 3 bytes).
 fn mark_duplicates(blocks: &mut [Block]) {
-    let mut seen: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut dups = Vec::new();
-    for b in blocks.iter() {
-        if b.text.len() < 3 {
-            continue;
-        }
-        match seen.entry(b.text.as_str()) {
-            Entry::Occupied(e) => dups.push(Some(*e.get())),
-            Entry::Vacant(e) => {
-                e.insert(b.idx);
-                dups.push(None);
-                continue;
+    let mut first: FxHashMap<&str, usize> = FxHashMap::default();
+    let dup_of: Vec<Option<usize>> = blocks
+        .iter()
+        .map(|b| {
+            if b.text.len() < 3 {
+                return None;
             }
-        }
-    }
-    let mut dups = dups.into_iter();
-    for b in blocks.iter_mut() {
-        if b.text.len() >= 3 {
-            b.dup_of = dups.next().flatten();
-        }
+            match first.entry(b.text.as_str()) {
+                Entry::Occupied(e) => Some(*e.get()),
+                Entry::Vacant(e) => {
+                    e.insert(b.idx);
+                    None
+                }
+            }
+        })
+        .collect();
+    for (b, d) in blocks.iter_mut().zip(dup_of) {
+        b.dup_of = d;
     }
 }
 
@@ -490,14 +486,11 @@ fn extract_links(
             continue;
         }
         u.set_fragment(None);
+        let link_host = u.host_str().unwrap_or("").to_ascii_lowercase();
         let s = String::from(u);
         if !(16..=1024).contains(&s.len()) || s.chars().any(char::is_control) {
             continue;
         }
-        let link_host = url::Url::parse(&s)
-            .ok()
-            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
-            .unwrap_or_default();
         let relation = if link_host == host {
             LinkRelation::SameFullHost
         } else if last_two_labels(&link_host) == last_two_labels(&host) {

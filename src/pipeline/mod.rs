@@ -521,7 +521,6 @@ struct GzOut {
     name: String,
     tmp: PathBuf,
     enc: GzEncoder<BufWriter<File>>,
-    bytes: u64,
 }
 
 impl GzOut {
@@ -535,12 +534,10 @@ impl GzOut {
                 BufWriter::with_capacity(1 << 16, f),
                 Compression::new(level),
             ),
-            bytes: 0,
         })
     }
 
     fn write(&mut self, b: &[u8]) -> io::Result<()> {
-        self.bytes += b.len() as u64;
         self.enc.write_all(b)
     }
 
