@@ -323,3 +323,61 @@ fn bad_arguments_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a cowrex MLP"));
 }
+
+#[test]
+fn progress_as_json_lines_and_merged_stats() {
+    let dir = tempdir("progress");
+    let (a, b) = (dir.join("a.warc.gz"), dir.join("b.warc.gz"));
+    std::fs::copy(fixture("sample.warc.gz"), &a).unwrap();
+    std::fs::copy(fixture("sample.warc.gz"), &b).unwrap();
+    let out = dir.join("out");
+    let o = cowrex()
+        .args(["process", "--progress", "jsonl", "--progress-interval", "0"])
+        .args([&a, &b])
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(o.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() > 2, "a line per update with interval 0");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l["event"] == "progress")
+    );
+    let last = lines.last().unwrap();
+    assert_eq!(last["event"], "done");
+    assert_eq!(
+        (last["files_total"].as_u64(), last["files_done"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(
+        (last["records"].as_u64(), last["documents"].as_u64()),
+        (Some(52), Some(12))
+    );
+    // The per-file stats sum up.
+    let o = cowrex()
+        .args(["stats", "merge"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let merged: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let one = check_outputs(&out, "a");
+    assert_eq!(merged["files"], 2);
+    assert_eq!(
+        merged["records"].as_u64().unwrap(),
+        2 * one["records"].as_u64().unwrap()
+    );
+    assert_eq!(
+        merged["fates"]["written"].as_u64().unwrap(),
+        2 * one["fates"]["written"].as_u64().unwrap()
+    );
+    assert_eq!(merged["inputs"].as_array().unwrap().len(), 2);
+}

@@ -82,6 +82,59 @@ pub(super) struct TrainProfileArgs {
     all_languages: bool,
 }
 
+#[derive(Args)]
+pub(super) struct StatsMergeArgs {
+    /// S.stats.json files, or directories (searched recursively for *.stats.json).
+    #[arg(required = true, value_name = "STATS")]
+    inputs: Vec<PathBuf>,
+    /// Write the sum here instead of to standard output.
+    #[arg(short, long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+pub(super) fn stats_merge(a: StatsMergeArgs) -> CliResult {
+    let mut files = Vec::new();
+    for p in &a.inputs {
+        if p.is_dir() {
+            collect_stats(p, &mut files)?;
+        } else {
+            files.push(p.clone());
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err("no .stats.json files found".into());
+    }
+    let mut values = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        values.push(serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", f.display()))?);
+    }
+    let merged = crate::output::stats::merge(&values)?;
+    let text = serde_json::to_string_pretty(&merged)? + "\n";
+    match &a.out {
+        Some(o) => {
+            std::fs::write(o, text).map_err(|e| format!("cannot write {}: {e}", o.display()))?
+        }
+        None => print!("{text}"),
+    }
+    Ok(0)
+}
+
+fn collect_stats(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_stats(&p, out)?;
+        } else if p.to_string_lossy().ends_with(".stats.json") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
 /// Files of the given paths: files as they are, directories' files whose name passes `want`.
 fn expand(paths: &[PathBuf], want: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();

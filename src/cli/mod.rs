@@ -14,7 +14,7 @@ use crate::eval;
 use crate::features::texrex::format_general;
 use crate::html::{Limits, Syntax};
 use crate::output::xml;
-use crate::pipeline::{self, ExactDups, Formats, Input, RunConfig};
+use crate::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
 use crate::warc::http;
 
 /// Exit code when some input could not be read (the others were processed).
@@ -50,6 +50,15 @@ enum Command {
     Dedup(corpus::DedupArgs),
     /// Remove blacklisted documents (and repeated ids) from corpus files.
     Filter(corpus::FilterArgs),
+    /// Work with S.stats.json files.
+    #[command(subcommand)]
+    Stats(StatsCommand),
+}
+
+#[derive(Subcommand)]
+enum StatsCommand {
+    /// Sum the per-file statistics of a run into one JSON object (stdout, or -o).
+    Merge(corpus::StatsMergeArgs),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -172,9 +181,24 @@ struct ProcessArgs {
     /// many bytes (texrex's MinLength).
     #[arg(long, default_value_t = 100, value_name = "BYTES")]
     min_length: usize,
-    /// Never show a progress bar (it is shown only on a terminal anyway).
+    /// Progress on stderr: a progress line on a terminal (auto, bar), JSON lines for log
+    /// collectors (jsonl: every --progress-interval seconds and at the end), or none (off).
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto, value_name = "HOW")]
+    progress: ProgressArg,
+    /// Seconds between two `--progress jsonl` lines.
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+    progress_interval: f64,
+    /// The same as --progress off.
     #[arg(long)]
     no_progress: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ProgressArg {
+    Auto,
+    Bar,
+    Jsonl,
+    Off,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -395,6 +419,7 @@ pub fn main() -> i32 {
         Command::Eval(a) => evaluate(a),
         Command::Dedup(a) => corpus::dedup(a),
         Command::Filter(a) => corpus::filter(a),
+        Command::Stats(StatsCommand::Merge(a)) => corpus::stats_merge(a),
         Command::Train(TrainCommand::Profile(a)) => corpus::train_profile(a),
     };
     match result {
@@ -542,7 +567,15 @@ fn process(a: ProcessArgs) -> CliResult {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let progress = !a.no_progress && io::IsTerminal::is_terminal(&io::stderr());
+    let progress = match (a.no_progress, a.progress) {
+        (true, _) | (_, ProgressArg::Off) => Progress::Off,
+        (_, ProgressArg::Bar) => Progress::Bar,
+        (_, ProgressArg::Jsonl) => Progress::Jsonl {
+            interval: std::time::Duration::from_secs_f64(a.progress_interval.clamp(0.0, 1e6)),
+        },
+        (_, ProgressArg::Auto) if io::IsTerminal::is_terminal(&io::stderr()) => Progress::Bar,
+        (_, ProgressArg::Auto) => Progress::Off,
+    };
     let cfg = RunConfig {
         inputs,
         out_dir: a.out.clone(),

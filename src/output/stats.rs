@@ -80,3 +80,73 @@ impl FileStats {
         self.fates.values().sum()
     }
 }
+
+/// Sum per-file statistics (`cowrex stats merge`): numbers are added, maps merged key by key,
+/// and each file's `input` is listed under `inputs`.
+pub fn merge(files: &[serde_json::Value]) -> Result<serde_json::Value, String> {
+    use serde_json::{Map, Value};
+    fn add(
+        into: &mut Map<String, Value>,
+        from: &Map<String, Value>,
+        path: &str,
+    ) -> Result<(), String> {
+        for (k, v) in from {
+            let here = format!("{path}{k}");
+            match (into.get_mut(k), v) {
+                (None, _) => {
+                    into.insert(k.clone(), v.clone());
+                }
+                (Some(Value::Object(a)), Value::Object(b)) => add(a, b, &format!("{here}."))?,
+                (Some(Value::Number(a)), Value::Number(b)) => {
+                    *a = match (a.as_u64(), b.as_u64()) {
+                        (Some(x), Some(y)) => x.saturating_add(y).into(),
+                        _ => serde_json::Number::from_f64(
+                            a.as_f64().unwrap_or(0.0) + b.as_f64().unwrap_or(0.0),
+                        )
+                        .ok_or_else(|| format!("{here}: not a finite number"))?,
+                    };
+                }
+                _ => return Err(format!("{here}: values of different kinds")),
+            }
+        }
+        Ok(())
+    }
+    let mut total = Map::new();
+    let mut inputs = Vec::new();
+    for f in files {
+        let Value::Object(m) = f else {
+            return Err("not a stats object".into());
+        };
+        let mut m = m.clone();
+        if let Some(i) = m.remove("input") {
+            inputs.push(i);
+        }
+        add(&mut total, &m, "")?;
+    }
+    total.insert("files".into(), inputs.len().into());
+    total.insert("inputs".into(), Value::Array(inputs));
+    Ok(Value::Object(total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merging_adds_numbers_and_maps() {
+        let a = serde_json::json!({"input": "a", "records": 3, "fates": {"written": 2, "skipped.not_html": 1}, "bytes": {"input": 10}});
+        let b = serde_json::json!({"input": "b", "records": 4, "fates": {"written": 4}, "bytes": {"input": 5}});
+        let m = merge(&[a, b]).unwrap();
+        assert_eq!(
+            m,
+            serde_json::json!({"files": 2, "inputs": ["a", "b"], "records": 7, "fates": {"written": 6, "skipped.not_html": 1}, "bytes": {"input": 15}})
+        );
+        assert!(
+            merge(&[
+                serde_json::json!({"records": 1}),
+                serde_json::json!({"records": "x"})
+            ])
+            .is_err()
+        );
+    }
+}

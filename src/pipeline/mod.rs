@@ -37,12 +37,98 @@ pub struct RunConfig {
     pub doc: Config,
     /// Record blocks above this many bytes are skipped (`skipped.payload_too_large`).
     pub max_payload: u64,
-    pub progress: bool,
+    pub progress: Progress,
     /// gzip level of the outputs.
     pub compression: u32,
     pub formats: Formats,
     /// What happens to a document whose text equals an earlier document's in the run.
     pub exact_dups: ExactDups,
+}
+
+/// How a run reports progress on stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    Off,
+    /// A one-line progress display (for terminals).
+    Bar,
+    /// A JSON object per line every `interval` (for log collectors), and one at the end.
+    Jsonl {
+        interval: Duration,
+    },
+}
+
+/// Shows a run's progress.
+struct Reporter {
+    mode: Progress,
+    bar: Option<indicatif::ProgressBar>,
+    started: Instant,
+    last: Instant,
+    files_total: usize,
+}
+
+impl Reporter {
+    fn new(mode: Progress, files_total: usize) -> Reporter {
+        let bar = (mode == Progress::Bar).then(|| {
+            let pb = indicatif::ProgressBar::new_spinner();
+            pb.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .expect("valid template"),
+            );
+            pb.enable_steady_tick(Duration::from_millis(200));
+            pb
+        });
+        let now = Instant::now();
+        Reporter {
+            mode,
+            bar,
+            started: now,
+            last: now,
+            files_total,
+        }
+    }
+
+    /// Report if it is time to (`last`: the final report).
+    fn update(&mut self, s: &Summary, bytes: u64, last: bool) {
+        let every = match self.mode {
+            Progress::Off => return,
+            Progress::Bar => Duration::from_millis(250),
+            Progress::Jsonl { interval } => interval,
+        };
+        if !last && self.last.elapsed() < every {
+            return;
+        }
+        self.last = Instant::now();
+        let secs = self.started.elapsed().as_secs_f64().max(1e-3);
+        if let Some(pb) = &self.bar {
+            if last {
+                pb.finish_and_clear();
+            } else {
+                pb.set_message(format!(
+                    "{}/{} files, {} records, {} documents, {:.1} MB/s, {:.0} docs/s",
+                    s.files_done + s.files_failed.len(),
+                    self.files_total,
+                    s.records,
+                    s.documents,
+                    bytes as f64 / secs / 1e6,
+                    s.documents as f64 / secs
+                ));
+            }
+            return;
+        }
+        let line = serde_json::json!({
+            "event": if last { "done" } else { "progress" },
+            "elapsed_s": (secs * 1000.0).round() / 1000.0,
+            "files_total": self.files_total,
+            "files_done": s.files_done,
+            "files_failed": s.files_failed.len(),
+            "records": s.records,
+            "documents": s.documents,
+            "bytes": bytes,
+            "mb_per_s": (bytes as f64 / secs / 1e4).round() / 100.0,
+            "docs_per_s": (s.documents as f64 / secs).round(),
+        });
+        eprintln!("{line}");
+    }
 }
 
 /// Corpus formats to write (at least one).
@@ -660,18 +746,8 @@ fn writer(
     let hash = config_hash(cfg, model_sum);
     // Text fingerprints of the run's documents, with the id of the first one.
     let mut seen: HashMap<u128, String> = HashMap::new();
-    let progress = cfg.progress.then(|| {
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                .expect("valid template"),
-        );
-        pb.enable_steady_tick(Duration::from_millis(200));
-        pb
-    });
-    let started = Instant::now();
+    let mut progress = Reporter::new(cfg.progress, cfg.inputs.len());
     let mut bytes_read = 0u64;
-    let mut last_update = Instant::now();
     for (seq, done) in rx {
         pending.insert(seq, done);
         while let Some(done) = pending.remove(&next) {
@@ -780,24 +856,10 @@ fn writer(
                     finish_file(cfg, &hash, model_sum, out, error, &mut summary)?;
                 }
             }
-            if let Some(pb) = &progress
-                && last_update.elapsed() > Duration::from_millis(250)
-            {
-                last_update = Instant::now();
-                let secs = started.elapsed().as_secs_f64().max(1e-3);
-                pb.set_message(format!(
-                    "{} records, {} documents, {:.1} MB/s, {:.0} docs/s",
-                    summary.records,
-                    summary.documents,
-                    bytes_read as f64 / secs / 1e6,
-                    summary.documents as f64 / secs
-                ));
-            }
+            progress.update(&summary, bytes_read, false);
         }
     }
-    if let Some(pb) = progress {
-        pb.finish_and_clear();
-    }
+    progress.update(&summary, bytes_read, true);
     summary.bytes = bytes_read;
     Ok(summary)
 }
