@@ -1,5 +1,6 @@
 //! The command line: one function per subcommand, each a thin layer over the library.
 
+mod batch;
 mod corpus;
 
 use std::io::{self, Read, Write};
@@ -46,6 +47,8 @@ enum Command {
     Train(TrainCommand),
     /// Measure extraction against gold texts (bag-of-words precision, recall and F1 per set).
     Eval(EvalArgs),
+    /// Count the inputs of a manifest that are done, failed or missing in an output directory.
+    Status(batch::StatusArgs),
     /// Find near-duplicate documents in shingle files; write a blacklist of the shorter ones.
     Dedup(corpus::DedupArgs),
     /// Remove blacklisted documents (and repeated ids) from corpus files.
@@ -130,8 +133,27 @@ struct ModelArgs {
 #[derive(Args)]
 struct ProcessArgs {
     /// WARC files (.warc, .warc.gz), directories (their WARC files, sorted) or - for stdin.
-    #[arg(required = true, value_name = "INPUT")]
+    #[arg(required_unless_present = "manifest", value_name = "INPUT")]
     inputs: Vec<PathBuf>,
+    /// A list of inputs, one per line (gzipped or not), such as Common Crawl's
+    /// warc.paths.gz: paths relative to --input-base, absolute paths or file:// URLs. Outputs
+    /// mirror each line's relative path under -o.
+    #[arg(long, value_name = "FILE")]
+    manifest: Option<PathBuf>,
+    /// Directory that relative manifest lines are relative to (default: the current one).
+    #[arg(long, value_name = "BASE", requires = "manifest")]
+    input_base: Option<PathBuf>,
+    /// Process only the manifest lines whose number (from 0) mod --task-count is this
+    /// (default: $SLURM_ARRAY_TASK_ID − $SLURM_ARRAY_TASK_MIN, else 0).
+    #[arg(long, value_name = "I", requires = "manifest")]
+    task_index: Option<usize>,
+    /// Number of tasks the manifest is shared by (default: $SLURM_ARRAY_TASK_COUNT, else 1).
+    #[arg(long, value_name = "N", requires = "manifest")]
+    task_count: Option<usize>,
+    /// Redo inputs whose S.done.json says they were done with the same configuration (by
+    /// default they are skipped).
+    #[arg(long)]
+    force: bool,
     /// Output directory.
     #[arg(short, long, value_name = "DIR")]
     out: PathBuf,
@@ -418,6 +440,7 @@ pub fn main() -> i32 {
         Command::Train(TrainCommand::Ngram(a)) => train_ngram(a),
         Command::Eval(a) => evaluate(a),
         Command::Dedup(a) => corpus::dedup(a),
+        Command::Status(a) => batch::status(a),
         Command::Filter(a) => corpus::filter(a),
         Command::Stats(StatsCommand::Merge(a)) => corpus::stats_merge(a),
         Command::Train(TrainCommand::Profile(a)) => corpus::train_profile(a),
@@ -557,6 +580,20 @@ fn process(a: ProcessArgs) -> CliResult {
             inputs.push(Input::file(p.clone()));
         }
     }
+    if let Some(m) = &a.manifest {
+        let (index, count) = batch::task(a.task_index, a.task_count)?;
+        let lines = pipeline::manifest::read(m)
+            .map_err(|e| format!("cannot read manifest {}: {e}", m.display()))?;
+        for line in pipeline::manifest::shard(lines, index, count) {
+            match pipeline::manifest::resolve(&line, a.input_base.as_deref()) {
+                Ok(i) => inputs.push(i),
+                Err(e) => {
+                    eprintln!("cowrex: {e}");
+                    failed.push((line, e));
+                }
+            }
+        }
+    }
     let mut seen = std::collections::HashSet::new();
     for i in &inputs {
         if !seen.insert(i.stem.clone()) {
@@ -606,6 +643,20 @@ fn process(a: ProcessArgs) -> CliResult {
             ExactDupsArg::Keep => ExactDups::Keep,
         },
     };
+    let mut cfg = cfg;
+    let mut skipped = 0;
+    if !a.force {
+        let hash = pipeline::config_hash(&cfg, &models.checksum);
+        let before = cfg.inputs.len();
+        cfg.inputs
+            .retain(|i| !pipeline::is_done(&cfg.out_dir, i, &hash));
+        skipped = before - cfg.inputs.len();
+        if skipped > 0 {
+            eprintln!(
+                "cowrex: {skipped} inputs were done before with this configuration, skipped (--force redoes them)"
+            );
+        }
+    }
     let result = pipeline::run(&cfg, Arc::new(models));
     if let Some(tmp) = spooled {
         let _ = std::fs::remove_file(tmp);
@@ -617,8 +668,9 @@ fn process(a: ProcessArgs) -> CliResult {
     failed.extend(summary.files_failed.iter().cloned());
     let secs = summary.elapsed.as_secs_f64().max(1e-9);
     eprintln!(
-        "cowrex: {} files done, {} failed; {} records, {} documents, {:.1} MB in {:.1} s ({:.0} docs/s)",
+        "cowrex: {} files done, {} skipped, {} failed; {} records, {} documents, {:.1} MB in {:.1} s ({:.0} docs/s)",
         summary.files_done,
+        skipped,
         failed.len(),
         summary.records,
         summary.documents,

@@ -5,6 +5,8 @@
 //! Every item carries a sequence number; the writer puts items back in input order, so the
 //! output is byte-identical whatever the number of workers.
 
+pub mod manifest;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -165,7 +167,7 @@ pub enum ExactDups {
 #[derive(Debug, Clone)]
 pub struct Input {
     pub path: PathBuf,
-    /// Output stem (`S` in `S.xml.gz`).
+    /// Output stem (`S` in `S.xml.gz`); a relative path for the inputs of a manifest.
     pub stem: String,
     /// Name written as `arcfile`.
     pub arcfile: String,
@@ -665,6 +667,10 @@ struct FileOut {
 
 impl FileOut {
     fn create(cfg: &RunConfig, input: &Input) -> io::Result<FileOut> {
+        // A manifest's inputs mirror their relative path under the output directory.
+        if let Some(parent) = cfg.out_dir.join(&input.stem).parent() {
+            fs::create_dir_all(parent)?;
+        }
         let open = |on: bool, ext: &str| -> io::Result<Option<GzOut>> {
             // Shingle lines are mostly random digits: higher levels cost much CPU and save
             // little, so they get level 1 at most.
@@ -722,8 +728,26 @@ struct DoneFile<'a> {
     documents: u64,
 }
 
+/// The temporary name of output `name` (which may contain directories) under `dir`.
 fn tmp_name(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!(".{name}.tmp"))
+    let p = dir.join(name);
+    let file = p
+        .file_name()
+        .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+    p.with_file_name(format!(".{file}.tmp"))
+}
+
+/// Where `S.done.json` of an input goes.
+pub fn done_path(out_dir: &Path, input: &Input) -> PathBuf {
+    out_dir.join(format!("{}.done.json", input.stem))
+}
+
+/// Whether an input was done before with this configuration (its `S.done.json` has `hash`).
+pub fn is_done(out_dir: &Path, input: &Input, hash: &str) -> bool {
+    std::fs::read(done_path(out_dir, input))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v["config_hash"] == hash)
 }
 
 /// Write `bytes` to `dir/name` through a temporary file and a rename.

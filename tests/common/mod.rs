@@ -155,3 +155,127 @@ pub fn gunzip_bytes(b: &[u8]) -> Vec<u8> {
     flate2::read::GzDecoder::new(b).read_to_end(&mut v).unwrap();
     v
 }
+
+// Generated pages and WARC records.
+
+/// A deterministic pseudo-random generator (64-bit LCG).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const SYLLABLES: [&str; 16] = [
+    "ka", "lo", "mi", "ne", "ra", "su", "ti", "vo", "pe", "da", "gu", "fi", "ho", "ze", "bi", "ro",
+];
+
+pub fn word(rng: &mut Rng) -> String {
+    (0..2 + rng.below(2))
+        .map(|_| SYLLABLES[rng.below(16)])
+        .collect()
+}
+
+/// A paragraph of running text: 5 sentences of 8 to 17 words.
+pub fn paragraph(rng: &mut Rng) -> Vec<String> {
+    let mut words = Vec::new();
+    for _ in 0..5 {
+        let n = 8 + rng.below(10);
+        for i in 0..n {
+            let mut w = word(rng);
+            if i == 0 {
+                w[..1].make_ascii_uppercase();
+            }
+            if i == n - 1 {
+                w.push('.');
+            } else if rng.below(7) == 0 {
+                w.push(',');
+            }
+            words.push(w);
+        }
+    }
+    words
+}
+
+pub fn page(title: &str, nav: &[String], paragraphs: &[Vec<String>]) -> String {
+    let mut h = format!("<!DOCTYPE html><html><head><title>{title}</title></head><body><ul>");
+    for n in nav {
+        h.push_str(&format!("<li><a href=\"/{n}\">{n}</a></li>"));
+    }
+    h.push_str(&format!("</ul><h1>{title}</h1>"));
+    for p in paragraphs {
+        h.push_str(&format!("<p>{}</p>", p.join(" ")));
+    }
+    h.push_str("<div class=\"footer\">Copyright 2024 | Imprint | Privacy</div></body></html>");
+    h
+}
+
+pub fn warc_record(url: &str, html: &str, n: usize) -> Vec<u8> {
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n{html}",
+        html.len()
+    );
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2024-05-01T12:00:00Z\r\n\
+         WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{n:012}>\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(http.as_bytes());
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+/// A WARC (gzip per record) of `pages` generated articles, different for every `seed`.
+pub fn article_warc(path: &Path, seed: u64, pages: usize) {
+    use std::io::Write;
+    let mut rng = Rng(seed);
+    let mut out = std::fs::File::create(path).unwrap();
+    let nav: Vec<String> = ["home", "news", "about"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for i in 0..pages {
+        let paragraphs: Vec<Vec<String>> = (0..4).map(|_| paragraph(&mut rng)).collect();
+        let url = format!("http://site{seed}.example/article/{i}");
+        let rec = warc_record(&url, &page(&format!("Article {i}"), &nav, &paragraphs), i);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&rec).unwrap();
+        out.write_all(&gz.finish().unwrap()).unwrap();
+    }
+}
+
+/// Every file under `dir` (relative paths) with its bytes; `.stats.json` without timings.
+pub fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+                continue;
+            }
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let bytes = if rel.ends_with(".stats.json") {
+                let mut v: serde_json::Value =
+                    serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+                v.as_object_mut().unwrap().remove("time_ms");
+                v.to_string().into_bytes()
+            } else {
+                std::fs::read(&p).unwrap()
+            };
+            out.insert(rel, bytes);
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}

@@ -1,0 +1,201 @@
+//! Batch runs: manifests, sharding, resume and `cowrex status`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::*;
+
+/// Four WARCs under `base/crawl-data/…` and a gzipped manifest of their relative paths.
+fn crawl(dir: &Path, pages: usize) -> (PathBuf, PathBuf) {
+    let base = dir.join("base");
+    let mut lines = String::new();
+    for i in 0..4u64 {
+        let rel = format!(
+            "crawl-data/CC-TEST/segments/{}/warc/part-{i}.warc.gz",
+            i % 2
+        );
+        let p = base.join(&rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        article_warc(&p, 100 + i, pages);
+        lines.push_str(&rel);
+        lines.push('\n');
+    }
+    let manifest = dir.join("warc.paths.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&manifest).unwrap(),
+        flate2::Compression::fast(),
+    );
+    std::io::Write::write_all(&mut gz, lines.as_bytes()).unwrap();
+    gz.finish().unwrap();
+    (base, manifest)
+}
+
+fn run(manifest: &Path, base: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let o = cowrex()
+        .args(["process", "--no-progress", "--manifest"])
+        .arg(manifest)
+        .arg("--input-base")
+        .arg(base)
+        .arg("-o")
+        .arg(out)
+        .args(extra)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("SLURM_ARRAY_TASK_COUNT")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+fn status(manifest: &Path, base: &Path, out: &Path, missing: &Path) -> String {
+    let o = cowrex()
+        .args(["status", "--manifest"])
+        .arg(manifest)
+        .arg("--input-base")
+        .arg(base)
+        .arg("--out")
+        .arg(out)
+        .arg("--emit-missing")
+        .arg(missing)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn a_manifest_as_one_task_or_two_gives_the_same_outputs_and_reruns_skip() {
+    let dir = tempdir("manifest");
+    let (base, manifest) = crawl(&dir, 20);
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    run(&manifest, &base, &one, &[]);
+    run(
+        &manifest,
+        &base,
+        &two,
+        &["--task-index", "0", "--task-count", "2"],
+    );
+    // Task 1 of 2 from Slurm's variables (an array 1-2: ids count from the minimum).
+    let o = cowrex()
+        .args(["process", "--no-progress", "--manifest"])
+        .arg(&manifest)
+        .arg("--input-base")
+        .arg(&base)
+        .arg("-o")
+        .arg(&two)
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .env("SLURM_ARRAY_TASK_COUNT", "2")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let files = tree(&one);
+    assert_eq!(files, tree(&two));
+    // Outputs mirror the manifest's paths.
+    for i in 0..4 {
+        let stem = format!("crawl-data/CC-TEST/segments/{}/warc/part-{i}", i % 2);
+        assert!(files.contains_key(&format!("{stem}.xml.gz")));
+        check_outputs(&one, &stem);
+    }
+    assert_eq!(
+        files.len(),
+        4 * 4,
+        "xml, shingles, stats and done per input"
+    );
+    let xml = String::from_utf8(gunzip(
+        &one.join("crawl-data/CC-TEST/segments/1/warc/part-1.xml.gz"),
+    ))
+    .unwrap();
+    assert!(xml.contains(
+        "<meta name=\"arcfile\" content=\"crawl-data/CC-TEST/segments/1/warc/part-1.warc.gz\" />"
+    ));
+    // A rerun skips all four; --force redoes them; another configuration is not skipped.
+    let o = run(&manifest, &base, &one, &[]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("4 inputs were done before"));
+    assert_eq!(tree(&one), files);
+    let o = run(&manifest, &base, &one, &["--force"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("4 files done, 0 skipped"));
+    let o = run(&manifest, &base, &one, &["--threshold", "0.4"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("4 files done, 0 skipped"));
+    // Status: four done; one without done.json is failed, one without outputs missing.
+    let left = dir.join("left.paths");
+    assert_eq!(
+        status(&manifest, &base, &one, &left),
+        "4 inputs: 4 done, 0 failed, 0 missing\n"
+    );
+    assert_eq!(std::fs::read_to_string(&left).unwrap(), "");
+    std::fs::remove_file(one.join("crawl-data/CC-TEST/segments/1/warc/part-1.done.json")).unwrap();
+    for f in ["xml.gz", "shingles.gz", "stats.json", "done.json"] {
+        std::fs::remove_file(one.join(format!("crawl-data/CC-TEST/segments/0/warc/part-2.{f}")))
+            .unwrap();
+    }
+    assert_eq!(
+        status(&manifest, &base, &one, &left),
+        "4 inputs: 2 done, 1 failed, 1 missing\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&left).unwrap(),
+        "crawl-data/CC-TEST/segments/1/warc/part-1.warc.gz\ncrawl-data/CC-TEST/segments/0/warc/part-2.warc.gz\n"
+    );
+    // Bad task settings are usage errors.
+    let o = cowrex()
+        .args(["process", "--manifest"])
+        .arg(&manifest)
+        .args(["--task-index", "2", "--task-count", "2", "-o"])
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_outputs() {
+    let dir = tempdir("killed");
+    let (base, manifest) = crawl(&dir, 600);
+    let clean = dir.join("clean");
+    run(&manifest, &base, &clean, &["-j1"]);
+    let out = dir.join("out");
+    let mut child = cowrex()
+        .args(["process", "--no-progress", "-j1", "--manifest"])
+        .arg(&manifest)
+        .arg("--input-base")
+        .arg(&base)
+        .arg("-o")
+        .arg(&out)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("SLURM_ARRAY_TASK_COUNT")
+        .spawn()
+        .unwrap();
+    // Wait until the first input is done, then kill in the middle of the next.
+    let first_done = out.join("crawl-data/CC-TEST/segments/0/warc/part-0.done.json");
+    let t = std::time::Instant::now();
+    while !first_done.exists() && t.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    // Nothing half-written under a final name: an input's outputs exist only with its
+    // done.json (temporary names start with a dot).
+    let partial = tree(&out);
+    assert!(partial.len() < tree(&clean).len(), "killed before the end");
+    for name in partial.keys() {
+        let file = Path::new(name)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if file.starts_with('.') {
+            continue;
+        }
+        let stem = name.split('.').next().unwrap();
+        assert!(
+            partial.contains_key(&format!("{stem}.done.json")),
+            "{name} without done.json"
+        );
+        assert_eq!(partial[name], tree(&clean)[name], "{name}");
+    }
+    run(&manifest, &base, &out, &["-j1"]);
+    assert_eq!(tree(&out), tree(&clean));
+}
