@@ -264,8 +264,10 @@ impl Profiles {
             total: tokens.len() as u64,
         };
         for t in tokens.iter() {
-            if self.words.contains(t) {
-                *c.counts.entry(t.to_string()).or_default() += 1;
+            if let Some(n) = c.counts.get_mut(t) {
+                *n += 1;
+            } else if self.words.contains(t) {
+                c.counts.insert(t.to_string(), 1);
             }
         }
         c

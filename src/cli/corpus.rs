@@ -9,6 +9,7 @@ use clap::Args;
 use super::{CliResult, EXIT_USAGE};
 use crate::classify::{self, quality::Profile};
 use crate::output::filter::{Filter, FilterStats};
+use crate::pipeline;
 use crate::shingle::dedup::{self, DedupConfig};
 
 #[derive(Args)]
@@ -158,18 +159,6 @@ fn expand(paths: &[PathBuf], want: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>
     Ok(out)
 }
 
-fn cores(n: Option<usize>) -> usize {
-    n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
-}
-
-fn tmp_beside(p: &Path) -> PathBuf {
-    let name = p
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
-    p.with_file_name(format!(".{name}.tmp"))
-}
-
 pub(super) fn dedup(a: DedupArgs) -> CliResult {
     let inputs = expand(&a.inputs, |n| {
         n.ends_with(".shingles.gz") || n.ends_with(".shingles")
@@ -193,12 +182,12 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
         threshold: a.threshold,
         max_redundancy: a.max_redundancy,
         memory: a.memory.max(1) << 20,
-        threads: cores(a.threads),
+        threads: super::threads_or_cores(a.threads),
         tmp_dir: a.tmp_dir.unwrap_or_else(|| dir.clone()),
         previous,
     };
     let started = Instant::now();
-    let tmp = tmp_beside(&a.out);
+    let tmp = pipeline::tmp_path(&a.out);
     let file =
         std::fs::File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     let mut w = std::io::BufWriter::new(file);
@@ -269,7 +258,7 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
     for p in &a.inputs {
         let name = p.file_name().expect("checked");
         let out = a.out.join(name);
-        let tmp = tmp_beside(&out);
+        let tmp = pipeline::tmp_path(&out);
         match filter
             .file(p, &tmp)
             .and_then(|st| std::fs::rename(&tmp, &out).map(|_| st))
@@ -320,7 +309,7 @@ pub(super) fn train_profile(a: TrainProfileArgs) -> CliResult {
     for f in &files {
         let name = f.to_string_lossy();
         let mut text = String::new();
-        std::io::Read::read_to_string(&mut crate::shingle::dedup::open_maybe_gz(f)?, &mut text)
+        std::io::Read::read_to_string(&mut crate::open_maybe_gz(f)?, &mut text)
             .map_err(|e| format!("{}: {e}", f.display()))?;
         if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
             for (n, line) in text.lines().enumerate() {

@@ -600,10 +600,7 @@ fn process(a: ProcessArgs) -> CliResult {
             return Err(format!("two inputs would both write {}.xml.gz; process them into different output directories", i.stem).into());
         }
     }
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = threads_or_cores(a.threads);
     let progress = match (a.no_progress, a.progress) {
         (true, _) | (_, ProgressArg::Off) => Progress::Off,
         (_, ProgressArg::Bar) => Progress::Bar,

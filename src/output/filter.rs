@@ -13,8 +13,8 @@ use std::path::Path;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
+use crate::open_maybe_gz;
 use crate::shingle::ID_LEN;
-use crate::shingle::dedup::open_maybe_gz;
 
 /// What filtering one file did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -103,10 +103,6 @@ impl Filter {
                 if line.trim_ascii().is_empty() {
                     continue;
                 }
-                #[derive(serde::Deserialize)]
-                struct Id {
-                    id: String,
-                }
                 let id = serde_json::from_slice::<Id>(&line).ok();
                 if self.keep(id.as_ref().map(|i| i.id.as_bytes()), &mut st) {
                     w.write_all(&line)?;
@@ -146,6 +142,12 @@ impl Filter {
         }
         Ok(st)
     }
+}
+
+/// The `id` key of a JSON line.
+#[derive(serde::Deserialize)]
+struct Id {
+    id: String,
 }
 
 /// The `id` attribute of a `<doc …>` line.

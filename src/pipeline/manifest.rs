@@ -9,7 +9,7 @@ use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
 use super::Input;
-use crate::shingle::dedup::open_maybe_gz;
+use crate::open_maybe_gz;
 
 /// The non-empty lines of a manifest (gzipped or not), trimmed.
 pub fn read(path: &Path) -> io::Result<Vec<String>> {

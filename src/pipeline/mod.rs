@@ -141,16 +141,6 @@ pub struct Formats {
     pub vrt: bool,
 }
 
-impl Default for Formats {
-    fn default() -> Self {
-        Formats {
-            xml: true,
-            jsonl: false,
-            vrt: false,
-        }
-    }
-}
-
 /// Handling of exact duplicate documents (the same text as an earlier document of the run).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ExactDups {
@@ -508,19 +498,21 @@ fn process_record(
             .expect("writing to memory");
     }
     let mut links = Vec::new();
-    let badness = format_general(doc.badness.unwrap_or(0.0));
-    for l in &doc.links {
-        links.extend_from_slice(
-            format!(
-                "{}\t{}\t{}\t{}\t{}\n",
-                doc.meta.url,
-                l.url,
-                l.relation.as_str(),
-                badness,
-                format_general(l.bpv as f64)
-            )
-            .as_bytes(),
-        );
+    if !doc.links.is_empty() {
+        let badness = format_general(doc.badness.unwrap_or(0.0));
+        for l in &doc.links {
+            links.extend_from_slice(
+                format!(
+                    "{}\t{}\t{}\t{}\t{}\n",
+                    doc.meta.url,
+                    l.url,
+                    l.relation.as_str(),
+                    badness,
+                    format_general(l.bpv as f64)
+                )
+                .as_bytes(),
+            );
+        }
     }
     times.write += t.elapsed().as_nanos() as u64;
     Ok(DocOut {
@@ -730,7 +722,11 @@ struct DoneFile<'a> {
 
 /// The temporary name of output `name` (which may contain directories) under `dir`.
 fn tmp_name(dir: &Path, name: &str) -> PathBuf {
-    let p = dir.join(name);
+    tmp_path(&dir.join(name))
+}
+
+/// Where a file is written before it is renamed to `p`: `.NAME.tmp` beside it.
+pub fn tmp_path(p: &Path) -> PathBuf {
     let file = p
         .file_name()
         .map_or(String::new(), |f| f.to_string_lossy().into_owned());

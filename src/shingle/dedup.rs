@@ -324,23 +324,9 @@ fn parse_line(line: &[u8]) -> Option<Shingle> {
     })
 }
 
-/// Open a file, gzipped or not.
-pub fn open_maybe_gz(path: &Path) -> io::Result<Box<dyn BufRead>> {
-    let mut f = BufReader::with_capacity(1 << 16, File::open(path)?);
-    let gz = f.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    Ok(if gz {
-        Box::new(BufReader::with_capacity(
-            1 << 16,
-            flate2::bufread::MultiGzDecoder::new(f),
-        ))
-    } else {
-        Box::new(f)
-    })
-}
-
 /// Read a blacklist (one id per line; other lines are an error).
 pub fn read_blacklist(path: &Path, into: &mut HashSet<[u8; ID_LEN]>) -> io::Result<()> {
-    for (n, line) in open_maybe_gz(path)?.split(b'\n').enumerate() {
+    for (n, line) in crate::open_maybe_gz(path)?.split(b'\n').enumerate() {
         let line = line?;
         let line = line.trim_ascii_end();
         if line.is_empty() {
@@ -373,7 +359,7 @@ pub fn dedup(
     let tmp = TempDir::new(&cfg.tmp_dir)?;
     let mut shingles = Sorter::<Shingle>::new(cfg, &tmp.0, "shingles");
     for path in inputs {
-        let reader = open_maybe_gz(path)
+        let reader = crate::open_maybe_gz(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         for (n, line) in reader.split(b'\n').enumerate() {
             let line =
