@@ -16,6 +16,7 @@ pub mod html;
 pub mod output;
 pub mod pipeline;
 pub mod shingle;
+pub mod signals;
 pub mod warc;
 
 /// Lower-case hexadecimal of bytes (checksums, ids).

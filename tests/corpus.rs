@@ -389,48 +389,59 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
 #[test]
 fn exact_duplicate_documents_are_marked_or_skipped() {
     let dir = tempdir("exactdup");
+    // The sample's records twice in one file (gzip members concatenated), and a copy of it.
+    let sample = std::fs::read(fixture("sample.warc.gz")).unwrap();
     let (a, b) = (dir.join("a.warc.gz"), dir.join("b.warc.gz"));
-    std::fs::copy(fixture("sample.warc.gz"), &a).unwrap();
-    std::fs::copy(fixture("sample.warc.gz"), &b).unwrap();
+    std::fs::write(&a, [sample.clone(), sample].concat()).unwrap();
+    std::fs::copy(&a, &b).unwrap();
     let out = dir.join("mark");
     assert!(
         process(&[&a, &b], &out, &["--format", "xml,jsonl"])
             .status
             .success()
     );
-    let first = doc_ids(&String::from_utf8(gunzip(&out.join("a.xml.gz"))).unwrap());
-    let second = String::from_utf8(gunzip(&out.join("b.xml.gz"))).unwrap();
-    for ((_, id), line) in first
-        .iter()
-        .zip(second.lines().filter(|l| l.starts_with("<doc ")))
-    {
+    let xml = String::from_utf8(gunzip(&out.join("a.xml.gz"))).unwrap();
+    let ids = doc_ids(&xml);
+    let heads: Vec<&str> = xml.lines().filter(|l| l.starts_with("<doc ")).collect();
+    assert_eq!(heads.len(), 12);
+    let (first, second) = heads.split_at(6);
+    for ((_, id), line) in ids.iter().zip(second) {
         assert!(
             line.ends_with(&format!(" duplicate-of=\"{id}\">")),
             "{line}"
         );
     }
+    assert!(first.iter().all(|l| !l.contains("duplicate-of")));
+    // Per file: the copy is marked the same way, not as a duplicate of the first file.
+    let copy = String::from_utf8(gunzip(&out.join("b.xml.gz"))).unwrap();
+    assert!(
+        copy == xml.replace("\"a.warc.gz\"", "\"b.warc.gz\""),
+        "b.xml.gz differs"
+    );
+    assert_eq!(check_outputs(&out, "a")["duplicates"], 6);
     assert_eq!(check_outputs(&out, "b")["duplicates"], 6);
-    assert_eq!(check_outputs(&out, "a")["duplicates"], 0);
-    for l in String::from_utf8(gunzip(&out.join("b.jsonl.gz")))
-        .unwrap()
+    let jsonl = String::from_utf8(gunzip(&out.join("a.jsonl.gz"))).unwrap();
+    let marked: Vec<bool> = jsonl
         .lines()
-    {
-        let v: serde_json::Value = serde_json::from_str(l).unwrap();
-        assert_eq!(v["duplicate_of"].as_str().unwrap().len(), 36);
-    }
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["duplicate_of"].as_str().is_some_and(|id| id.len() == 36)
+        })
+        .collect();
+    assert_eq!(marked, [[false; 6], [true; 6]].concat());
     let out = dir.join("skip");
     assert!(
-        process(&[&a, &b], &out, &["--exact-dups", "skip"])
+        process(&[&a], &out, &["--exact-dups", "skip"])
             .status
             .success()
     );
-    let st = check_outputs(&out, "b");
+    let st = check_outputs(&out, "a");
     assert_eq!(
         (
             st["fates"]["skipped.duplicate"].as_u64(),
             st["documents"].as_u64()
         ),
-        (Some(6), Some(0))
+        (Some(6), Some(6))
     );
     // Text quality as a document filter: nothing passes badness 0.
     let out = dir.join("quality");
@@ -439,7 +450,7 @@ fn exact_duplicate_documents_are_marked_or_skipped() {
             .status
             .success()
     );
-    assert_eq!(check_outputs(&out, "a")["fates"]["skipped.bad_quality"], 6);
+    assert_eq!(check_outputs(&out, "a")["fates"]["skipped.bad_quality"], 12);
 }
 
 /// Documents of unique tokens: a pair sharing a prefix of `p` tokens, each `len` long, has

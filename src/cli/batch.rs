@@ -49,7 +49,7 @@ pub(super) struct StatusArgs {
     manifest: PathBuf,
     /// As given to `process --input-base`.
     #[arg(long, value_name = "BASE")]
-    input_base: Option<PathBuf>,
+    input_base: Option<String>,
     /// The run's output directory.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,

@@ -150,7 +150,8 @@ fn expand(paths: &[PathBuf], want: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>
                 .collect();
             files.sort();
             out.extend(files);
-        } else if p.is_file() {
+        } else if p.exists() {
+            // Files, and named pipes or devices, which are read as files.
             out.push(p.clone());
         } else {
             return Err(format!("{}: no such file or directory", p.display()));
@@ -160,6 +161,7 @@ fn expand(paths: &[PathBuf], want: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>
 }
 
 pub(super) fn dedup(a: DedupArgs) -> CliResult {
+    crate::signals::install().map_err(|e| format!("cannot install signal handlers: {e}"))?;
     let inputs = expand(&a.inputs, |n| {
         n.ends_with(".shingles.gz") || n.ends_with(".shingles")
     })?;
@@ -199,6 +201,10 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
         Err(e) => {
             drop(w);
             let _ = std::fs::remove_file(&tmp);
+            if crate::signals::is_stop(&e) {
+                eprintln!("cowrex: stopped by a signal; nothing was written");
+                return Ok(crate::signals::EXIT_RETRY);
+            }
             return Err(e.into());
         }
     };
@@ -225,6 +231,7 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
 }
 
 pub(super) fn filter(a: FilterArgs) -> CliResult {
+    crate::signals::install().map_err(|e| format!("cannot install signal handlers: {e}"))?;
     let mut blacklist = HashSet::new();
     for p in &a.blacklist {
         dedup::read_blacklist(p, &mut blacklist).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -275,6 +282,13 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
             }
             Err(e) => {
                 let _ = std::fs::remove_file(&tmp);
+                if crate::signals::is_stop(&e) {
+                    eprintln!(
+                        "cowrex: stopped by a signal; {} was not written, the files before it were",
+                        out.display()
+                    );
+                    return Ok(crate::signals::EXIT_RETRY);
+                }
                 eprintln!("cowrex: {}: {e}", p.display());
                 failed += 1;
             }

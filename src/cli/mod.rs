@@ -16,7 +16,7 @@ use crate::features::texrex::format_general;
 use crate::html::{Limits, Syntax};
 use crate::output::xml;
 use crate::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
-use crate::warc::http;
+use crate::warc::{Location, Retry, http};
 
 /// Exit code when some input could not be read (the others were processed).
 pub const EXIT_INPUT_FAILED: i32 = 1;
@@ -132,17 +132,19 @@ struct ModelArgs {
 
 #[derive(Args)]
 struct ProcessArgs {
-    /// WARC files (.warc, .warc.gz), directories (their WARC files, sorted) or - for stdin.
+    /// WARC files (.warc, .warc.gz), directories (their WARC files, sorted), http(s) URLs
+    /// (streamed), or - for stdin.
     #[arg(required_unless_present = "manifest", value_name = "INPUT")]
     inputs: Vec<PathBuf>,
     /// A list of inputs, one per line (gzipped or not), such as Common Crawl's
-    /// warc.paths.gz: paths relative to --input-base, absolute paths or file:// URLs. Outputs
-    /// mirror each line's relative path under -o.
+    /// warc.paths.gz: paths relative to --input-base, absolute paths, file:// or http(s)://
+    /// URLs. Outputs mirror each line's relative path under -o.
     #[arg(long, value_name = "FILE")]
     manifest: Option<PathBuf>,
-    /// Directory that relative manifest lines are relative to (default: the current one).
+    /// What relative manifest lines are relative to: a directory (default: the current one)
+    /// or an http(s) URL, such as https://data.commoncrawl.org/.
     #[arg(long, value_name = "BASE", requires = "manifest")]
-    input_base: Option<PathBuf>,
+    input_base: Option<String>,
     /// Process only the manifest lines whose number (from 0) mod --task-count is this
     /// (default: $SLURM_ARRAY_TASK_ID − $SLURM_ARRAY_TASK_MIN, else 0).
     #[arg(long, value_name = "I", requires = "manifest")]
@@ -162,6 +164,16 @@ struct ProcessArgs {
     threads: Option<usize>,
     #[command(flatten)]
     model: ModelArgs,
+    /// Retries of an http(s) input after a failed request or a broken connection (the count
+    /// restarts once bytes arrive); a download resumes from the byte it had reached.
+    #[arg(long, default_value_t = Retry::default().retries, value_name = "N")]
+    http_retries: u32,
+    /// Seconds before the first retry; the wait doubles with each retry, up to 60 s.
+    #[arg(long, default_value_t = Retry::default().wait.as_secs_f64(), value_name = "SECS")]
+    http_retry_wait: f64,
+    /// Seconds without a response or a byte after which a connection counts as failed.
+    #[arg(long, default_value_t = Retry::default().timeout.as_secs_f64(), value_name = "SECS")]
+    http_timeout: f64,
     /// Skip records whose block is larger than this many bytes.
     #[arg(long, default_value_t = 16 << 20, value_name = "BYTES")]
     max_payload: u64,
@@ -192,7 +204,7 @@ struct ProcessArgs {
     /// keep (not detected).
     #[arg(long, value_enum, default_value_t = DupBlocksArg::Mark, value_name = "HOW")]
     dup_blocks: DupBlocksArg,
-    /// Documents with the same text as an earlier one in the run: mark (`duplicate-of`), skip
+    /// Documents with the same text as an earlier one of their input file: mark (`duplicate-of`), skip
     /// (fate `skipped.duplicate`), or keep (not detected).
     #[arg(long, value_enum, default_value_t = ExactDupsArg::Mark, value_name = "HOW")]
     exact_dups: ExactDupsArg,
@@ -541,6 +553,7 @@ fn is_warc_name(p: &Path) -> bool {
 }
 
 fn process(a: ProcessArgs) -> CliResult {
+    crate::signals::install().map_err(|e| format!("cannot install signal handlers: {e}"))?;
     let models = load_models(&a.model)?;
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create output directory {}: {e}", a.out.display()))?;
@@ -554,11 +567,19 @@ fn process(a: ProcessArgs) -> CliResult {
             let mut f = std::fs::File::create(&tmp)?;
             io::copy(&mut io::stdin().lock(), &mut f)?;
             inputs.push(Input {
-                path: tmp.clone(),
+                location: Location::File(tmp.clone()),
                 stem: "stdin".into(),
                 arcfile: "-".into(),
             });
             spooled = Some(tmp);
+        } else if let Some(url) = p.to_str().filter(|s| pipeline::manifest::is_url(s)) {
+            match pipeline::manifest::resolve(url, None) {
+                Ok(i) => inputs.push(i),
+                Err(e) => {
+                    eprintln!("cowrex: {e}");
+                    failed.push((url.to_string(), e));
+                }
+            }
         } else if p.is_dir() {
             let mut files: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|e| format!("cannot read directory {}: {e}", p.display()))?
@@ -639,6 +660,12 @@ fn process(a: ProcessArgs) -> CliResult {
             ExactDupsArg::Skip => ExactDups::Skip,
             ExactDupsArg::Keep => ExactDups::Keep,
         },
+        retry: Retry {
+            retries: a.http_retries,
+            wait: seconds(a.http_retry_wait, "--http-retry-wait")?,
+            timeout: seconds(a.http_timeout, "--http-timeout")?,
+            ..Retry::default()
+        },
     };
     let mut cfg = cfg;
     let mut skipped = 0;
@@ -675,11 +702,24 @@ fn process(a: ProcessArgs) -> CliResult {
         secs,
         summary.documents as f64 / secs
     );
+    if summary.interrupted {
+        eprintln!(
+            "cowrex: stopped by a signal; the input in progress was dropped, run the same command again to go on (exit code {})",
+            crate::signals::EXIT_RETRY
+        );
+        return Ok(crate::signals::EXIT_RETRY);
+    }
     Ok(if failed.is_empty() {
         0
     } else {
         EXIT_INPUT_FAILED
     })
+}
+
+/// A duration option in seconds.
+fn seconds(s: f64, option: &str) -> Result<std::time::Duration, String> {
+    std::time::Duration::try_from_secs_f64(s)
+        .map_err(|_| format!("{option}: {s} is not a number of seconds"))
 }
 
 fn read_input(p: &Path) -> Result<Vec<u8>, Box<dyn std::error::Error>> {

@@ -35,7 +35,7 @@ pub struct FileStats {
     pub models: BTreeMap<String, u64>,
     /// Written documents with bytes that were malformed in their charset.
     pub malformed_text: u64,
-    /// Written documents whose text equals an earlier document's in the run (marked
+    /// Written documents whose text equals an earlier document's in the file (marked
     /// `duplicate-of`; with `--exact-dups skip` they are the fate `skipped.duplicate`).
     pub duplicates: u64,
     /// Blocks that repeat an earlier block of their document.

@@ -1,15 +1,17 @@
 //! Manifests: lists of input files, one per line, as Common Crawl's `*.paths.gz`.
 //!
 //! A line is a path relative to the input base (Common Crawl's `crawl-data/…/X.warc.gz`), an
-//! absolute path, or a `file://` URL. Outputs mirror a line's relative path under the output
-//! directory (`crawl-data/…/X.xml.gz`); an absolute path outside the input base keeps only its
-//! file name.
+//! absolute path, a `file://` URL or an `http(s)://` URL; the input base is a directory or an
+//! http(s) URL (`https://data.commoncrawl.org/`). Outputs mirror a line's relative path under
+//! the output directory (`crawl-data/…/X.xml.gz`); an absolute path outside the input base
+//! keeps only its file name, a URL outside it its whole path.
 
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
 use super::Input;
 use crate::open_maybe_gz;
+use crate::warc::Location;
 
 /// The non-empty lines of a manifest (gzipped or not), trimmed.
 pub fn read(path: &Path) -> io::Result<Vec<String>> {
@@ -34,14 +36,27 @@ pub fn shard(lines: Vec<String>, index: usize, count: usize) -> Vec<String> {
         .collect()
 }
 
-/// The input a manifest line names. `Err` for lines cowrex cannot read (remote URLs).
-pub fn resolve(line: &str, base: Option<&Path>) -> Result<Input, String> {
-    let local = line.strip_prefix("file://").unwrap_or(line);
-    if local.contains("://") {
+/// Whether a manifest line or input base is an http(s) URL.
+pub fn is_url(s: &str) -> bool {
+    let lower = s.get(..8).unwrap_or(s).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// The input a manifest line names: a path or `file://` URL (relative lines are joined to a
+/// directory `base`), or an http(s) URL (relative lines are joined to a URL `base`, such as
+/// `https://data.commoncrawl.org/`). `Err` for lines that cannot be read or mirrored.
+pub fn resolve(line: &str, base: Option<&str>) -> Result<Input, String> {
+    let base_url = base.filter(|b| is_url(b));
+    if is_url(line) || (base_url.is_some() && !line.contains("://") && !line.starts_with('/')) {
+        return resolve_url(line, base_url);
+    }
+    if line.contains("://") && !line.starts_with("file://") {
         return Err(format!(
-            "{line}: only local paths and file:// URLs can be read (remote inputs are not supported yet)"
+            "{line}: only local paths, file:// and http(s):// URLs can be read"
         ));
     }
+    let base = base.map(|b| Path::new(b.strip_prefix("file://").unwrap_or(b)));
+    let local = line.strip_prefix("file://").unwrap_or(line);
     let given = Path::new(local);
     let (path, rel) = if given.is_absolute() {
         let rel = base
@@ -53,9 +68,69 @@ pub fn resolve(line: &str, base: Option<&Path>) -> Result<Input, String> {
         let path = base.map_or_else(|| given.to_path_buf(), |b| b.join(given));
         (path, given.to_path_buf())
     };
-    // No `..` or root in the mirrored path: outputs stay under the output directory.
-    if rel.as_os_str().is_empty()
-        || rel
+    let mut input = Input::file(path);
+    mirror(&mut input, &rel.to_string_lossy(), line)?;
+    Ok(input)
+}
+
+/// An http(s) input; its outputs mirror the URL's path (below the base, if it is under it).
+fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, String> {
+    let url = match base {
+        Some(b) if !is_url(line) => {
+            let b = if b.ends_with('/') {
+                b.to_string()
+            } else {
+                format!("{b}/")
+            };
+            url::Url::parse(&b).and_then(|b| b.join(line))
+        }
+        _ => url::Url::parse(line),
+    }
+    .map_err(|e| format!("{line}: not a valid URL: {e}"))?;
+    let path = url.path();
+    let rel = base
+        .and_then(|b| url::Url::parse(b).ok())
+        .and_then(|b| path.strip_prefix(b.path()).map(str::to_string))
+        .unwrap_or_else(|| path.to_string());
+    let rel = percent_decode(rel.trim_start_matches('/'));
+    let mut input = Input {
+        location: Location::Url(url.to_string()),
+        stem: String::new(),
+        arcfile: String::new(),
+    };
+    mirror(&mut input, &rel, line)?;
+    Ok(input)
+}
+
+/// Decode `%XX` escapes of a URL path (other bytes stay as they are).
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                b.get(i + 1).copied().and_then(hex),
+                b.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Set the stem and `arcfile` of an input to its mirrored relative path `rel`, which must
+/// stay under the output directory (no `..`, no root).
+fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), String> {
+    let rel_path = Path::new(rel);
+    if rel.is_empty()
+        || rel_path
             .components()
             .any(|c| !matches!(c, std::path::Component::Normal(_)))
     {
@@ -63,15 +138,13 @@ pub fn resolve(line: &str, base: Option<&Path>) -> Result<Input, String> {
             "{line}: cannot mirror this path under the output directory"
         ));
     }
-    let mut input = Input::file(path);
-    let rel_str = rel.to_string_lossy().into_owned();
-    let mut stem = rel_str.as_str();
+    let mut stem = rel;
     for ext in [".gz", ".warc", ".arc"] {
         stem = stem.strip_suffix(ext).unwrap_or(stem);
     }
     input.stem = stem.to_string();
-    input.arcfile = rel_str.clone();
-    Ok(input)
+    input.arcfile = rel.to_string();
+    Ok(())
 }
 
 #[cfg(test)]
@@ -80,22 +153,41 @@ mod tests {
 
     #[test]
     fn lines_resolve_and_shard() {
-        let base = Path::new("/data");
+        let base = "/data";
         let i = resolve("crawl-data/CC/segments/1/warc/X.warc.gz", Some(base)).unwrap();
         assert_eq!(
-            i.path,
-            Path::new("/data/crawl-data/CC/segments/1/warc/X.warc.gz")
+            i.location,
+            Location::File("/data/crawl-data/CC/segments/1/warc/X.warc.gz".into())
         );
         assert_eq!(i.stem, "crawl-data/CC/segments/1/warc/X");
         assert_eq!(i.arcfile, "crawl-data/CC/segments/1/warc/X.warc.gz");
         let i = resolve("file:///data/a/Y.warc.gz", Some(base)).unwrap();
         assert_eq!(
-            (i.path.to_str().unwrap(), i.stem.as_str()),
-            ("/data/a/Y.warc.gz", "a/Y")
+            (i.location.to_string(), i.stem.as_str()),
+            ("/data/a/Y.warc.gz".to_string(), "a/Y")
         );
         assert_eq!(resolve("/elsewhere/Z.warc", Some(base)).unwrap().stem, "Z");
-        assert!(resolve("https://data.commoncrawl.org/x.warc.gz", None).is_err());
+        assert!(resolve("s3://commoncrawl/x.warc.gz", None).is_err());
         assert!(resolve("../x.warc.gz", None).is_err());
+        // URLs, absolute or joined to a URL base; outputs mirror the path below the base.
+        let cc = Some("https://data.commoncrawl.org");
+        let i = resolve("crawl-data/CC/X.warc.gz", cc).unwrap();
+        assert_eq!(
+            (i.location.to_string(), i.stem.as_str()),
+            (
+                "https://data.commoncrawl.org/crawl-data/CC/X.warc.gz".to_string(),
+                "crawl-data/CC/X"
+            )
+        );
+        let i = resolve("http://127.0.0.1:8080/a/b%20c.warc.gz", None).unwrap();
+        assert_eq!(
+            (i.stem.as_str(), i.arcfile.as_str()),
+            ("a/b c", "a/b c.warc.gz")
+        );
+        let i = resolve("https://h/pub/cc/x/Y.warc", Some("https://h/pub/")).unwrap();
+        assert_eq!(i.stem, "cc/x/Y");
+        assert!(resolve("https://h/a%2F..%2F..%2Fx.warc", None).is_err());
+        assert!(resolve("https://h/", None).is_err());
         let lines: Vec<String> = (0..5).map(|i| i.to_string()).collect();
         assert_eq!(shard(lines.clone(), 1, 2), ["1", "3"]);
         assert_eq!(shard(lines, 0, 2), ["0", "2", "4"]);

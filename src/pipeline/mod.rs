@@ -28,7 +28,7 @@ use crate::hex;
 use crate::output::stats::FileStats;
 use crate::output::{jsonl, xml};
 use crate::shingle;
-use crate::warc::{self, ReadItem, ReadOptions, Record, http};
+use crate::warc::{self, Location, ReadItem, ReadOptions, Record, Retry, Source, http};
 
 /// Settings of a `process` run.
 #[derive(Debug, Clone)]
@@ -43,8 +43,10 @@ pub struct RunConfig {
     /// gzip level of the outputs.
     pub compression: u32,
     pub formats: Formats,
-    /// What happens to a document whose text equals an earlier document's in the run.
+    /// What happens to a document whose text equals an earlier document's of its input file.
     pub exact_dups: ExactDups,
+    /// Retries of http(s) inputs.
+    pub retry: Retry,
 }
 
 /// How a run reports progress on stderr.
@@ -141,7 +143,9 @@ pub struct Formats {
     pub vrt: bool,
 }
 
-/// Handling of exact duplicate documents (the same text as an earlier document of the run).
+/// Handling of exact duplicate documents (the same text as an earlier document of the same
+/// input file; across files, `cowrex dedup` finds them). Per file, so that an input's outputs
+/// do not depend on how a manifest is sharded or on which inputs a resumed run skips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ExactDups {
     /// Written with `duplicate-of="ID"` (XML, VRT) or `"duplicate_of"` (JSONL).
@@ -153,10 +157,10 @@ pub enum ExactDups {
     Keep,
 }
 
-/// One input: a WARC file, or standard input spooled to a temporary file.
+/// One input: a WARC file, an http(s) URL, or standard input spooled to a temporary file.
 #[derive(Debug, Clone)]
 pub struct Input {
-    pub path: PathBuf,
+    pub location: Location,
     /// Output stem (`S` in `S.xml.gz`); a relative path for the inputs of a manifest.
     pub stem: String,
     /// Name written as `arcfile`.
@@ -177,7 +181,7 @@ impl Input {
         Input {
             stem: stem.to_string(),
             arcfile: name.clone(),
-            path,
+            location: Location::File(path),
         }
     }
 }
@@ -191,6 +195,8 @@ pub struct Summary {
     pub documents: u64,
     pub bytes: u64,
     pub elapsed: Duration,
+    /// The run was stopped by a signal (see [`crate::signals`]) before its last input.
+    pub interrupted: bool,
 }
 
 enum Job {
@@ -205,9 +211,13 @@ enum Job {
         reason: &'static str,
         bytes: u64,
     },
+    /// The end of an input: `bytes` is its length.
     End {
         error: Option<String>,
+        bytes: u64,
     },
+    /// The run stops in the middle of an input; its outputs are dropped.
+    Abort,
 }
 
 enum Done {
@@ -228,7 +238,9 @@ enum Done {
     },
     End {
         error: Option<String>,
+        bytes: u64,
     },
+    Abort,
 }
 
 /// A rendered corpus document and where the `duplicate-of` mark goes.
@@ -262,7 +274,7 @@ struct DocOut {
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let d = &cfg.doc;
     let s = format!(
-        "v2 threshold={} max_depth={} max_blocks={} syntax={:?} filter={:?} max_badness={:?} \
+        "v3 threshold={} max_depth={} max_blocks={} syntax={:?} filter={:?} max_badness={:?} \
          min_length={} shingles={} links={} dup_blocks={:?} max_payload={} formats={:?} \
          exact_dups={:?} model={}",
         d.threshold,
@@ -299,7 +311,8 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
     let summary = std::thread::scope(|s| {
         let inputs = &cfg.inputs;
         let max_payload = cfg.max_payload;
-        s.spawn(move || reader(inputs, max_payload, job_tx, token_rx));
+        let retry = cfg.retry;
+        s.spawn(move || reader(inputs, max_payload, retry, job_tx, token_rx));
         for _ in 0..threads {
             let (rx, tx, models) = (job_rx.clone(), done_tx.clone(), Arc::clone(&models));
             let (doc_cfg, formats) = (cfg.doc, cfg.formats);
@@ -316,7 +329,13 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
     })
 }
 
-fn reader(inputs: &[Input], max_payload: u64, tx: Sender<(u64, Job)>, tokens: Receiver<()>) {
+fn reader(
+    inputs: &[Input],
+    max_payload: u64,
+    retry: Retry,
+    tx: Sender<(u64, Job)>,
+    tokens: Receiver<()>,
+) {
     let mut seq = 0u64;
     let mut send = |job: Job| -> bool {
         if tokens.recv().is_err() {
@@ -327,23 +346,32 @@ fn reader(inputs: &[Input], max_payload: u64, tx: Sender<(u64, Job)>, tokens: Re
         ok
     };
     for (i, input) in inputs.iter().enumerate() {
-        if !send(Job::Start { file: i }) {
+        if crate::signals::stop_requested() || !send(Job::Start { file: i }) {
             return;
         }
-        let mut alive = true;
-        let result = warc::read_file(&input.path, ReadOptions { max_payload }, |item| {
-            if alive {
-                alive = send(match item {
+        let src = Source::new(input.location.clone(), retry);
+        let result = warc::read(&src, ReadOptions { max_payload }, |item| {
+            !crate::signals::stop_requested()
+                && send(match item {
                     ReadItem::Record(r) => Job::Record(Box::new(r), i),
                     ReadItem::TooLarge(r) => Job::TooLarge(Box::new(r)),
                     ReadItem::Broken(r, _) => Job::Broken(Box::new(r)),
                     ReadItem::Skipped { reason, bytes } => Job::Skipped { reason, bytes },
-                });
-            }
+                })
         });
-        if !send(Job::End {
-            error: result.err().map(|e| e.to_string()),
-        }) {
+        let end = if crate::signals::stop_requested() {
+            Job::Abort
+        } else {
+            match result {
+                Ok(bytes) => Job::End { error: None, bytes },
+                Err(e) => Job::End {
+                    error: Some(e.to_string()),
+                    bytes: src.size().unwrap_or(0),
+                },
+            }
+        };
+        let abort = matches!(end, Job::Abort);
+        if !send(end) || abort {
             return;
         }
     }
@@ -361,7 +389,8 @@ fn worker(
     for (seq, job) in rx {
         let done = match job {
             Job::Start { file } => Done::Start { file },
-            Job::End { error } => Done::End { error },
+            Job::End { error, bytes } => Done::End { error, bytes },
+            Job::Abort => Done::Abort,
             Job::Skipped { reason, bytes } => Done::Skipped { reason, bytes },
             Job::TooLarge(r) => plain(&r, "skipped.payload_too_large"),
             Job::Broken(r) => plain(&r, "error.read"),
@@ -675,11 +704,7 @@ impl FileOut {
                 .transpose()
         };
         let stats = FileStats {
-            input: input.path.display().to_string(),
-            bytes: crate::output::stats::Bytes {
-                input: fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0),
-                ..Default::default()
-            },
+            input: input.location.to_string(),
             ..Default::default()
         };
         Ok(FileOut {
@@ -693,6 +718,14 @@ impl FileOut {
             started: Instant::now(),
             times: StageTimes::default(),
         })
+    }
+
+    /// Remove the temporary files.
+    fn discard(&mut self) {
+        for o in self.outputs() {
+            drop(o.enc);
+            let _ = fs::remove_file(&o.tmp);
+        }
     }
 
     fn outputs(&mut self) -> impl Iterator<Item = GzOut> {
@@ -764,7 +797,7 @@ fn writer(
     let mut cur: Option<FileOut> = None;
     let mut summary = Summary::default();
     let hash = config_hash(cfg, model_sum);
-    // Text fingerprints of the run's documents, with the id of the first one.
+    // Text fingerprints of the current input's documents, with the id of the first one.
     let mut seen: HashMap<u128, String> = HashMap::new();
     let mut progress = Reporter::new(cfg.progress, cfg.inputs.len());
     let mut bytes_read = 0u64;
@@ -775,6 +808,7 @@ fn writer(
             let _ = tokens.try_send(());
             match done {
                 Done::Start { file } => {
+                    seen.clear();
                     cur = Some(FileOut::create(cfg, &cfg.inputs[file])?);
                 }
                 Done::Record {
@@ -871,9 +905,15 @@ fn writer(
                     FileStats::bump(&mut out.stats.stream_errors, reason, 1);
                     out.stats.stream_error_bytes += bytes;
                 }
-                Done::End { error } => {
-                    let out = cur.take().expect("End after Start");
+                Done::End { error, bytes } => {
+                    let mut out = cur.take().expect("End after Start");
+                    out.stats.bytes.input = bytes;
                     finish_file(cfg, &hash, model_sum, out, error, &mut summary)?;
+                }
+                Done::Abort => {
+                    let mut out = cur.take().expect("Abort after Start");
+                    out.discard();
+                    summary.interrupted = true;
                 }
             }
             progress.update(&summary, bytes_read, false);
@@ -915,10 +955,7 @@ fn finish_file(
             .push((out.stats.input.clone(), e.clone()));
         // An input that could not be read to its end gets no `.done.json`: a rerun redoes it.
         if out.stats.records == 0 {
-            for o in out.outputs() {
-                drop(o.enc);
-                let _ = fs::remove_file(&o.tmp);
-            }
+            out.discard();
             return Ok(());
         }
     }

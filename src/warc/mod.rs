@@ -2,8 +2,7 @@
 //! broken, the reader skips to the next gzip member (or `WARC/` line) that starts a record
 //! and goes on, so one bad record never costs the rest of the file.
 
-use std::fs::File;
-use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
@@ -11,6 +10,9 @@ use fastwarc::warc::record::SharedWarcRecord;
 use memchr::memmem;
 
 pub mod http;
+pub mod source;
+
+pub use source::{Location, Retry, Source};
 
 /// One WARC record as the pipeline sees it.
 #[derive(Debug, Clone, Default)]
@@ -53,13 +55,44 @@ pub struct ReadOptions {
 }
 
 /// Read every record of a WARC file (plain or gzip, per-record or whole-file), calling `f`
-/// for each item in file order. Records are handed over with their length known.
-pub fn read_file(path: &Path, opts: ReadOptions, mut f: impl FnMut(ReadItem)) -> io::Result<()> {
-    let mut file = File::open(path)?;
-    let file_len = file.metadata()?.len();
-    let mut magic = [0u8; 2];
-    let n = file.read(&mut magic)?;
-    let gzip = n == 2 && magic == [0x1f, 0x8b];
+/// for each item in file order. Records are handed over with their length known. `f` returns
+/// `false` to stop reading (the result is then an `Interrupted` error). Returns the file's
+/// length in bytes.
+pub fn read_file(
+    path: &Path,
+    opts: ReadOptions,
+    f: impl FnMut(ReadItem) -> bool,
+) -> io::Result<u64> {
+    read(
+        &Source::new(Location::File(path.to_path_buf()), Retry::default()),
+        opts,
+        f,
+    )
+}
+
+/// [`read_file`] on any source.
+pub fn read(
+    src: &Source,
+    opts: ReadOptions,
+    mut f: impl FnMut(ReadItem) -> bool,
+) -> io::Result<u64> {
+    // The first pass's reader tells whether the file is gzipped (one request over HTTP).
+    let mut first_reader = BufReader::with_capacity(1 << 17, src.open_at(0)?);
+    let head = first_reader.fill_buf()?;
+    let gzip = if head.len() == 1 {
+        // Rare: a first read of one byte; look again from the start.
+        let mut magic = [0u8; 2];
+        read_full(&mut src.open_at(0)?, &mut magic)? == 2 && magic == [0x1f, 0x8b]
+    } else {
+        head.starts_with(&[0x1f, 0x8b])
+    };
+    let mut first_reader = Some(first_reader);
+    let go_on = std::cell::Cell::new(true);
+    let mut f = |item: ReadItem| {
+        if go_on.get() {
+            go_on.set(f(item));
+        }
+    };
     let mut start = 0u64;
     // The record read last, held back until the next one tells its length.
     let mut pending: Option<ReadItem> = None;
@@ -72,10 +105,12 @@ pub fn read_file(path: &Path, opts: ReadOptions, mut f: impl FnMut(ReadItem)) ->
             f(item);
         }
     };
+    let stopped = || io::Error::new(io::ErrorKind::Interrupted, "stopped");
     loop {
-        let mut fh = File::open(path)?;
-        fh.seek(SeekFrom::Start(start))?;
-        let reader = BufReader::with_capacity(1 << 17, fh);
+        let reader = match first_reader.take() {
+            Some(r) => r,
+            None => BufReader::with_capacity(1 << 17, src.open_at(start)?),
+        };
         let options = ArchiveIteratorOptions {
             parse_http: false,
             quirks_mode: true,
@@ -88,6 +123,9 @@ pub fn read_file(path: &Path, opts: ReadOptions, mut f: impl FnMut(ReadItem)) ->
         let mut first = true;
         let mut last_offset = start;
         for item in iter {
+            if !go_on.get() {
+                return Err(stopped());
+            }
             let rec = match item {
                 Ok(r) => r,
                 Err(_) => {
@@ -145,12 +183,25 @@ pub fn read_file(path: &Path, opts: ReadOptions, mut f: impl FnMut(ReadItem)) ->
                 }
             }
         }
+        // A stop request can surface as a read error; it is not damage to recover from.
+        if crate::signals::stop_requested() {
+            return Err(stopped());
+        }
         let Some(from) = failed_at else {
+            let file_len = src.size().unwrap_or(last_offset);
             flush(&mut pending, file_len, &mut f);
-            return Ok(());
+            return if go_on.get() {
+                Ok(file_len)
+            } else {
+                Err(stopped())
+            };
         };
+        if !go_on.get() {
+            return Err(stopped());
+        }
         // Find where the next record starts after the damage.
-        let next = resync(path, from + 1, gzip)?;
+        let (next, end) = resync(src, from + 1, gzip)?;
+        let file_len = src.size().unwrap_or(end);
         let next_offset = next.unwrap_or(file_len);
         let record_end = match &pending {
             Some(ReadItem::Broken(r, _)) => r.offset,
@@ -168,43 +219,46 @@ pub fn read_file(path: &Path, opts: ReadOptions, mut f: impl FnMut(ReadItem)) ->
         });
         match next {
             Some(n) if n > start => start = n,
-            _ => return Ok(()),
+            _ if go_on.get() => return Ok(file_len),
+            _ => return Err(stopped()),
         }
     }
 }
 
 /// The next position at or after `from` where a record starts: a gzip member whose content
-/// begins with `WARC/`, or (plain files) a line `WARC/1.x`.
-fn resync(path: &Path, from: u64, gzip: bool) -> io::Result<Option<u64>> {
-    let mut fh = File::open(path)?;
-    fh.seek(SeekFrom::Start(from))?;
-    let mut buf = vec![0u8; 1 << 20];
-    let mut base = from;
+/// begins with `WARC/`, or (plain files) a line `WARC/1.x`; `None` and the file's end if
+/// there is none.
+fn resync(src: &Source, from: u64, gzip: bool) -> io::Result<(Option<u64>, u64)> {
+    let mut r = src.open_at(from)?;
     let needle: &[u8] = if gzip { b"\x1f\x8b\x08" } else { b"WARC/1." };
+    let mut buf = vec![0u8; 1 << 20];
+    // `buf[..keep]` holds the end of the previous chunk, so a match across chunks is found;
+    // `base` is the file position of `buf[0]`.
+    let (mut base, mut keep) = (from, 0usize);
     loop {
-        let n = read_full(&mut fh, &mut buf)?;
-        if n == 0 {
-            return Ok(None);
+        let n = keep + read_full(&mut r, &mut buf[keep..])?;
+        if n == keep {
+            return Ok((None, base + n as u64));
         }
         for o in memmem::find_iter(&buf[..n], needle) {
             let pos = base + o as u64;
             if !gzip {
                 if o == 0 && pos == from || o > 0 && buf[o - 1] == b'\n' || pos == 0 {
-                    return Ok(Some(pos));
+                    return Ok((Some(pos), pos));
                 }
                 continue;
             }
-            if member_starts_record(path, pos)? {
-                return Ok(Some(pos));
+            if member_starts_record(src, pos)? {
+                return Ok((Some(pos), pos));
             }
         }
         if n < buf.len() {
-            return Ok(None);
+            return Ok((None, base + n as u64));
         }
-        // Overlap the needle length so a match across the boundary is not missed.
-        let step = (n - needle.len()) as u64;
-        base += step;
-        fh.seek(SeekFrom::Start(base))?;
+        // Keep the last bytes (one short of a needle, plus the byte before it for `\n`).
+        keep = needle.len();
+        buf.copy_within(n - keep.., 0);
+        base += (n - keep) as u64;
     }
 }
 
@@ -221,9 +275,8 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-fn member_starts_record(path: &Path, pos: u64) -> io::Result<bool> {
-    let mut fh = File::open(path)?;
-    fh.seek(SeekFrom::Start(pos))?;
+fn member_starts_record(src: &Source, pos: u64) -> io::Result<bool> {
+    let fh = src.open_at(pos)?;
     let mut dec = flate2::read::GzDecoder::new(BufReader::new(fh.take(64 * 1024)));
     let mut head = [0u8; 8];
     let mut got = 0;
@@ -269,7 +322,10 @@ mod tests {
             ReadOptions {
                 max_payload: 1 << 20,
             },
-            |i| items.push(i),
+            |i| {
+                items.push(i);
+                true
+            },
         )
         .unwrap();
         std::fs::remove_file(&dir).unwrap();
