@@ -37,7 +37,7 @@ cleanup() {
   [ -n "${server:-}" ] && kill "$server" 2>/dev/null || true
   for pid in "${daemons[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${daemons[@]}"; do wait "$pid" 2>/dev/null || true; done
-  if [ "${passed:-0}" = 1 ]; then rm -rf "$work"; else echo "logs and outputs kept in $work" >&2; fi
+  if [ "${passed:-0}" = 1 ] && [ -z "${COWREX_KEEP:-}" ]; then rm -rf "$work"; else echo "logs and outputs kept in $work" >&2; fi
 }
 trap cleanup EXIT
 chmod 755 "$work"
@@ -117,9 +117,12 @@ echo "cowrex status: $status"
 
 # The same manifest in one process gives the same corpus files.
 "$cowrex" process --no-progress --manifest "$work/warc.paths.gz" --input-base "$base" -o "$work/single" 2>/dev/null
-for f in $(cd "$out" && find . -name '*.xml.gz' -o -name '*.shingles.gz' | sort); do
+compared=0
+for f in $(cd "$work/single" && find . -name '*.xml.gz' -o -name '*.shingles.gz' | sort); do
   cmp -s <(gzip -dc "$out/$f") <(gzip -dc "$work/single/$f") || { echo "FAIL: $f differs"; exit 1; }
+  compared=$((compared + 1))
 done
+[ "$compared" = 8 ] || { echo "FAIL: $compared corpus and shingle files compared, not 8"; exit 1; }
 echo "OK: the Slurm job array processed the manifest end to end ($(cd "$out" && find . -name '*.done.json' | wc -l) inputs done)"
 
 # 2. Stopped before a time limit, requeued, finished.
@@ -141,7 +144,13 @@ done_before=$(find "$out2" -name '*.done.json' | wc -l)
 echo "$done_before inputs done; sending SIGUSR1 to the job's steps"
 scancel --signal=USR1 "$job"
 for _ in $(seq 600); do
-  [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
+  state=$(squeue -h -j "$job" -o "%T %r" 2>/dev/null)
+  [ -z "$state" ] && break
+  # Slurm holds a requeued job for two minutes (its begin time); here it may start at once.
+  if [ "$state" = "PENDING BeginTime" ]; then
+    echo "requeued; starting it now instead of in two minutes"
+    scontrol update JobId="$job" StartTime=now
+  fi
   sleep 0.5
 done
 cat "$work"/log/requeue-*.log
@@ -153,8 +162,11 @@ status=$("$cowrex" status --manifest "$work/warc.paths.gz" --input-base "$url" -
 echo "cowrex status: $status"
 [ "$status" = "4 inputs: 4 done, 0 failed, 0 missing" ] || { echo "FAIL: not all inputs done"; exit 1; }
 [ -z "$(find "$out2" -name '.*')" ] || { echo "FAIL: temporary files left"; exit 1; }
-for f in $(cd "$out" && find . -name '*.xml.gz' -o -name '*.shingles.gz' | sort); do
+compared=0
+for f in $(cd "$work/single" && find . -name '*.xml.gz' -o -name '*.shingles.gz' | sort); do
   cmp -s <(gzip -dc "$out2/$f") <(gzip -dc "$work/single/$f") || { echo "FAIL: $f differs"; exit 1; }
+  compared=$((compared + 1))
 done
+[ "$compared" = 8 ] || { echo "FAIL: $compared corpus and shingle files compared, not 8"; exit 1; }
 echo "OK: stopped by SIGUSR1 after $done_before inputs, requeued, and completed with the same outputs"
 passed=1
