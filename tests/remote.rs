@@ -436,3 +436,39 @@ fn dedup_stops_cleanly_on_sigterm() {
     // Neither the temporary directory nor a blacklist (final or temporary) is left.
     assert_eq!(others(), Vec::<String>::new());
 }
+
+#[test]
+fn a_plain_warc_over_http_skips_large_records_as_a_file_does() {
+    // Uncompressed: the reader skips the blocks of records above --max-payload in the stream.
+    let dir = tempdir("http-plain");
+    let root = dir.join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("plain.warc"), gunzip(&fixture("sample.warc.gz"))).unwrap();
+    let server = Server::start(root.clone());
+    let opts = ["--max-payload", "1000"];
+    let (local, remote) = (dir.join("local"), dir.join("remote"));
+    assert!(
+        process(&[&root.join("plain.warc")], &local, &opts)
+            .status
+            .success()
+    );
+    let o = cowrex()
+        .args(["process", "--no-progress"])
+        .args(opts)
+        .arg("-o")
+        .arg(&remote)
+        .arg(format!("{}plain.warc", server.base()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(outputs(&remote), outputs(&local));
+    let stats = check_outputs(&remote, "plain");
+    assert!(
+        stats["fates"]["skipped.payload_too_large"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    assert!(stats["fates"]["written"].as_u64().unwrap() > 0);
+    assert_eq!(server.requests("/plain.warc"), [(0, 200)]);
+}

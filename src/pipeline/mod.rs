@@ -323,8 +323,13 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
         drop(job_rx);
         writer(cfg, model_sum, done_rx, token_tx)
     })?;
+    // A stop between two inputs aborts none, but leaves inputs unread.
+    let finished = summary.files_done + summary.files_failed.len();
+    let interrupted =
+        summary.interrupted || (crate::signals::stop_requested() && finished < cfg.inputs.len());
     Ok(Summary {
         elapsed: started.elapsed(),
+        interrupted,
         ..summary
     })
 }
