@@ -445,7 +445,7 @@ fn a_plain_warc_over_http_skips_large_records_as_a_file_does() {
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("plain.warc"), gunzip(&fixture("sample.warc.gz"))).unwrap();
     let server = Server::start(root.clone());
-    let opts = ["--max-payload", "1000"];
+    let opts = ["--max-payload", "1300"];
     let (local, remote) = (dir.join("local"), dir.join("remote"));
     assert!(
         process(&[&root.join("plain.warc")], &local, &opts)
