@@ -134,7 +134,7 @@ def main():
     rows = []
     best = None
     for _ in range(args.repeat):
-        r = run_measured([cowrex, "process", "--no-progress", "-j1", warc, "-o", os.path.join(OUT, "out")])
+        r = run_measured([cowrex, "process", "--no-progress", "--force", "-j1", warc, "-o", os.path.join(OUT, "out")])
         best = r if best is None or r[0] < best[0] else best
     stats = json.load(open(os.path.join(OUT, "out", "pages.stats.json")))
     # Documents = HTML responses processed (those without any text are counted too, as
@@ -146,7 +146,7 @@ def main():
         r = run_measured([py, peer_script, warc])
         best = r if best is None or r[0] < best[0] else best
     rows.append(("fastwarc + resiliparse (main_content=True)", pages, best))
-    big = run_measured([cowrex, "process", "--no-progress", "-j1", warc3, "-o", os.path.join(OUT, "out3")])
+    big = run_measured([cowrex, "process", "--no-progress", "--force", "-j1", warc3, "-o", os.path.join(OUT, "out3")])
 
     mb = html_bytes / 1e6
     print("Input: %d pages, %.1f MB of HTML, WARC %.1f MB (gzip per record)\n" % (pages, mb, os.path.getsize(warc) / 1e6))

@@ -2,6 +2,7 @@
 //! models (bits per character, positive = clean), with the language identification that picks
 //! them.
 
+pub mod justext;
 pub mod mlp;
 pub mod ngram;
 pub mod quality;

@@ -1,0 +1,459 @@
+//! jusText's block classification (Pomikálek; seed 001): context-free classes from length,
+//! link density and stop-word density, context-sensitive reclassification of the SHORT and
+//! NEAR_GOOD blocks between reliable ones (document edges count as BAD), and the heading pre-
+//! and post-processing.
+//!
+//! The input is a page's paragraphs in document order ([`Paragraph`]); the segmentation into
+//! them is the caller's. Stop words come from the `stop-words` crate (Stopwords ISO lists),
+//! chosen by the document's language ([`stop_words`]).
+
+use std::collections::HashSet;
+
+/// A block class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Bad,
+    Good,
+    Short,
+    NearGood,
+}
+
+impl Class {
+    /// jusText's name of the class.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Bad => "bad",
+            Class::Good => "good",
+            Class::Short => "short",
+            Class::NearGood => "neargood",
+        }
+    }
+}
+
+/// jusText's parameters, with its defaults.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    pub length_low: usize,
+    pub length_high: usize,
+    pub stopwords_low: f64,
+    pub stopwords_high: f64,
+    pub max_link_density: f64,
+    pub max_heading_distance: usize,
+    /// Skip the heading pre- and post-processing.
+    pub no_headings: bool,
+    /// Do not classify `h1` blocks as GOOD outright.
+    pub no_headlines: bool,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            length_low: 70,
+            length_high: 200,
+            stopwords_low: 0.30,
+            stopwords_high: 0.32,
+            max_link_density: 0.2,
+            max_heading_distance: 200,
+            no_headings: false,
+            no_headlines: false,
+        }
+    }
+}
+
+/// One block of a page as jusText sees it.
+#[derive(Debug, Clone, Default)]
+pub struct Paragraph {
+    /// The text, whitespace collapsed.
+    pub text: String,
+    /// Characters of the text inside `<a>` elements.
+    pub link_chars: usize,
+    /// Inside `h1`…`h6`.
+    pub heading: bool,
+    /// Inside `h1` (jusText's headline).
+    pub headline: bool,
+    /// Inside `<select>`.
+    pub select: bool,
+    /// An image block.
+    pub image: bool,
+}
+
+impl Paragraph {
+    /// Length in characters.
+    pub fn length(&self) -> usize {
+        self.text.chars().count()
+    }
+
+    /// Share of the characters inside links.
+    pub fn link_density(&self) -> f64 {
+        match self.length() {
+            0 => 0.0,
+            n => self.link_chars as f64 / n as f64,
+        }
+    }
+
+    /// Share of the whitespace-separated words that are stop words (compared in lower case).
+    pub fn stopword_density(&self, stop: &HashSet<&str>) -> f64 {
+        let mut words = 0usize;
+        let mut hits = 0usize;
+        let mut lower = String::new();
+        for w in self.text.split_whitespace() {
+            words += 1;
+            lower.clear();
+            lower.extend(w.chars().flat_map(char::to_lowercase));
+            hits += stop.contains(lower.as_str()) as usize;
+        }
+        if words == 0 {
+            0.0
+        } else {
+            hits as f64 / words as f64
+        }
+    }
+}
+
+/// The result for one paragraph.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Judgement {
+    /// The context-free class (after the heading pre-processing).
+    pub context_free: Class,
+    /// The final class: GOOD or BAD.
+    pub class: Class,
+    pub stopword_density: f64,
+}
+
+/// The stop words of a language (ISO 639-1 code), if the crate has a list for it.
+pub fn stop_words(iso639_1: &str) -> Option<HashSet<&'static str>> {
+    stop_words::lookup(iso639_1).map(|w| w.iter().copied().collect())
+}
+
+/// The context-free class of a paragraph with stop-word density `density`.
+pub fn classify_context_free(p: &Paragraph, density: f64, params: &Params) -> Class {
+    if p.image || p.link_density() > params.max_link_density {
+        return Class::Bad;
+    }
+    if p.text.contains('©') || p.text.contains("&copy;") {
+        return Class::Bad;
+    }
+    if !params.no_headlines && p.headline {
+        return Class::Good;
+    }
+    if p.select {
+        return Class::Bad;
+    }
+    let length = p.length();
+    if length < params.length_low {
+        return if p.link_chars > 0 {
+            Class::Bad
+        } else {
+            Class::Short
+        };
+    }
+    if density >= params.stopwords_high {
+        return if length > params.length_high {
+            Class::Good
+        } else {
+            Class::NearGood
+        };
+    }
+    if density >= params.stopwords_low {
+        return Class::NearGood;
+    }
+    Class::Bad
+}
+
+/// Classify a page's paragraphs.
+pub fn classify(paragraphs: &[Paragraph], stop: &HashSet<&str>, params: &Params) -> Vec<Judgement> {
+    let densities: Vec<f64> = paragraphs
+        .iter()
+        .map(|p| p.stopword_density(stop))
+        .collect();
+    let mut cf: Vec<Class> = paragraphs
+        .iter()
+        .zip(&densities)
+        .map(|(p, &d)| classify_context_free(p, d, params))
+        .collect();
+    // Heading pre-processing: a SHORT heading followed by a GOOD block within
+    // `max_heading_distance` characters becomes NEAR_GOOD.
+    if !params.no_headings {
+        for i in 0..paragraphs.len() {
+            if paragraphs[i].heading
+                && cf[i] == Class::Short
+                && good_follows(paragraphs, &cf, i, params.max_heading_distance)
+            {
+                cf[i] = Class::NearGood;
+            }
+        }
+    }
+    let mut class = context_sensitive(&cf);
+    // Heading post-processing: a heading that is not context-free BAD, followed by a GOOD block
+    // within the distance, is GOOD (once, in document order: not iterated).
+    if !params.no_headings {
+        let before = class.clone();
+        for i in 0..paragraphs.len() {
+            if paragraphs[i].heading
+                && before[i] == Class::Bad
+                && cf[i] != Class::Bad
+                && good_follows(paragraphs, &before, i, params.max_heading_distance)
+            {
+                class[i] = Class::Good;
+            }
+        }
+    }
+    (0..paragraphs.len())
+        .map(|i| Judgement {
+            context_free: cf[i],
+            class: class[i],
+            stopword_density: densities[i],
+        })
+        .collect()
+}
+
+/// Whether a GOOD block follows paragraph `i` with at most `max` characters between them.
+fn good_follows(paragraphs: &[Paragraph], class: &[Class], i: usize, max: usize) -> bool {
+    let mut distance = 0;
+    for (p, &c) in paragraphs.iter().zip(class).skip(i + 1) {
+        if distance > max {
+            return false;
+        }
+        if c == Class::Good {
+            return true;
+        }
+        distance += p.length();
+    }
+    false
+}
+
+/// Reclassify each run of SHORT and NEAR_GOOD blocks by the GOOD or BAD blocks around it
+/// (document edges count as BAD): between two GOOD blocks all are GOOD, between two BAD
+/// blocks all are BAD; between a GOOD and a BAD block, the blocks from the BAD one up to the
+/// NEAR_GOOD block closest to it are BAD and the rest GOOD, or all BAD without a NEAR_GOOD.
+pub fn context_sensitive(cf: &[Class]) -> Vec<Class> {
+    let mut out = cf.to_vec();
+    let reliable = |c: Class| matches!(c, Class::Good | Class::Bad);
+    let mut i = 0;
+    while i < cf.len() {
+        if reliable(cf[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < cf.len() && !reliable(cf[i]) {
+            i += 1;
+        }
+        let run = start..i;
+        let left = if start == 0 {
+            Class::Bad
+        } else {
+            cf[start - 1]
+        };
+        let right = if i == cf.len() { Class::Bad } else { cf[i] };
+        match (left, right) {
+            (Class::Good, Class::Good) => out[run].fill(Class::Good),
+            (Class::Bad, Class::Bad) => out[run].fill(Class::Bad),
+            _ => {
+                let first_near = run.clone().find(|&k| cf[k] == Class::NearGood);
+                let last_near = run.clone().rev().find(|&k| cf[k] == Class::NearGood);
+                match (first_near, last_near) {
+                    (Some(first), _) if left == Class::Bad => {
+                        // BAD on the left: up to the first NEAR_GOOD (exclusive) is BAD.
+                        out[start..first].fill(Class::Bad);
+                        out[first..i].fill(Class::Good);
+                    }
+                    (_, Some(last)) => {
+                        // BAD on the right: after the last NEAR_GOOD is BAD.
+                        out[start..=last].fill(Class::Good);
+                        out[last + 1..i].fill(Class::Bad);
+                    }
+                    _ => out[run].fill(Class::Bad),
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Class::*;
+
+    fn para(text: &str) -> Paragraph {
+        Paragraph {
+            text: text.to_string(),
+            ..Paragraph::default()
+        }
+    }
+
+    fn english() -> HashSet<&'static str> {
+        stop_words("en").expect("English stop words")
+    }
+
+    #[test]
+    fn context_free_rules_and_their_order() {
+        let p = Params::default();
+        let stop = english();
+        let cf = |para: &Paragraph| classify_context_free(para, para.stopword_density(&stop), &p);
+        // Long, many stop words: GOOD; the same text up to 200 characters: NEAR_GOOD.
+        let prose = "The council said that it would open the library in the evening and that the \
+                     staff would be there for all of the people who want to read in the town. \
+                     It is one of the things that they have been asked for by many of them.";
+        assert!(prose.chars().count() > 200);
+        assert_eq!(cf(&para(prose)), Good);
+        assert_eq!(cf(&para(&prose[..150])), NearGood);
+        // Few stop words: BAD, at any length.
+        let list = "Home News Sport Weather Business Technology Science Health Education \
+                    Entertainment Arts Travel Culture Future Music Football Cricket Tennis Golf";
+        assert!(list.chars().count() >= 70);
+        assert_eq!(cf(&para(list)), Bad);
+        // Short: SHORT, or BAD with any link text.
+        assert_eq!(cf(&para("Read more")), Short);
+        let linked = Paragraph {
+            link_chars: 4,
+            ..para("Read more about it")
+        };
+        assert_eq!(cf(&linked), Bad);
+        // Link density above 0.2, ©, images and select are BAD before anything else.
+        let dense = Paragraph {
+            link_chars: prose.chars().count() / 4,
+            ..para(prose)
+        };
+        assert_eq!(cf(&dense), Bad);
+        assert_eq!(cf(&para(&format!("{prose} © 2024"))), Bad);
+        assert_eq!(cf(&para(&format!("{prose} &copy; 2024"))), Bad);
+        let select = Paragraph {
+            select: true,
+            ..para(prose)
+        };
+        assert_eq!(cf(&select), Bad);
+        // An h1 is GOOD unless it is BAD by links, © or image, or headlines are off.
+        let headline = Paragraph {
+            headline: true,
+            heading: true,
+            ..para("Breaking")
+        };
+        assert_eq!(cf(&headline), Good);
+        let off = Params {
+            no_headlines: true,
+            ..p
+        };
+        assert_eq!(
+            classify_context_free(&headline, 0.0, &off),
+            Short,
+            "without headlines an h1 is an ordinary short block"
+        );
+    }
+
+    #[test]
+    fn stop_word_density_splits_at_whitespace_in_lower_case() {
+        let stop = english();
+        let d = para("The cat AND the dog").stopword_density(&stop);
+        assert!((d - 3.0 / 5.0).abs() < 1e-9, "{d}");
+        assert_eq!(para("").stopword_density(&stop), 0.0);
+        // At least 20 languages have lists.
+        let langs = [
+            "en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "pl", "cs", "sk",
+            "hu", "ro", "ru", "uk", "bg", "el", "tr", "ar", "he", "ja", "zh", "ko", "hi", "id",
+        ];
+        assert!(
+            langs
+                .iter()
+                .all(|l| stop_words(l).is_some_and(|s| s.len() > 20))
+        );
+    }
+
+    #[test]
+    fn context_sensitive_runs() {
+        // Between GOOD blocks: GOOD; between BAD ones (or edges): BAD.
+        assert_eq!(
+            context_sensitive(&[Good, Short, NearGood, Good]),
+            [Good, Good, Good, Good]
+        );
+        assert_eq!(
+            context_sensitive(&[Bad, NearGood, Short, Bad]),
+            [Bad, Bad, Bad, Bad]
+        );
+        // Edges are BAD.
+        assert_eq!(context_sensitive(&[NearGood, Good]), [Good, Good]);
+        assert_eq!(context_sensitive(&[Short, Good, Short]), [Bad, Good, Bad]);
+        // GOOD … BAD: the NEAR_GOOD closest to the BAD block delimits the areas.
+        assert_eq!(
+            context_sensitive(&[Good, Short, NearGood, Short, NearGood, Short, Short, Bad]),
+            [Good, Good, Good, Good, Good, Bad, Bad, Bad]
+        );
+        assert_eq!(
+            context_sensitive(&[Bad, Short, NearGood, Short, NearGood, Short, Good]),
+            [Bad, Bad, Good, Good, Good, Good, Good]
+        );
+        // Only SHORT blocks between GOOD and BAD: BAD.
+        assert_eq!(
+            context_sensitive(&[Good, Short, Short, Bad]),
+            [Good, Bad, Bad, Bad]
+        );
+        assert_eq!(context_sensitive(&[]), Vec::<Class>::new());
+    }
+
+    #[test]
+    fn headings_are_kept_before_good_text() {
+        let p = Params {
+            no_headlines: true,
+            ..Params::default()
+        };
+        let stop = english();
+        let prose = "The council said that it would open the library in the evening and that the \
+                     staff would be there for all of the people who want to read in the town. \
+                     It is one of the things that they have been asked for by many of them.";
+        let heading = |t: &str| Paragraph {
+            heading: true,
+            ..para(t)
+        };
+        let list = "Home News Sport Weather Business Technology Science Health Education \
+                    Entertainment Arts Travel Culture Future Music Football Cricket Tennis Golf";
+        // BAD, heading, GOOD: pre-processing makes the SHORT heading NEAR_GOOD, which the
+        // context-sensitive stage turns GOOD (it is next to the GOOD block).
+        let page = [para(list), heading("Library hours"), para(prose)];
+        let j = classify(&page, &stop, &p);
+        assert_eq!(j[1].context_free, NearGood);
+        assert_eq!(
+            j.iter().map(|j| j.class).collect::<Vec<_>>(),
+            [Bad, Good, Good]
+        );
+        // Without the heading processing the SHORT heading between BAD and GOOD is BAD.
+        let off = Params {
+            no_headings: true,
+            ..p
+        };
+        let j = classify(&page, &stop, &off);
+        assert_eq!(j[1].class, Bad);
+        // Too far: more than 200 characters of other blocks before the GOOD one.
+        let far = [
+            para(list),
+            heading("Library hours"),
+            para(list),
+            para(list),
+            para(list),
+            para(prose),
+        ];
+        let j = classify(&far, &stop, &p);
+        assert_eq!(j[1].context_free, Short);
+        assert_eq!(j[1].class, Bad);
+        // Post-processing: a heading BAD by context but not context-free BAD, with GOOD text
+        // close after it (a short block in between), becomes GOOD.
+        let post = [
+            para(list),
+            heading("Library hours"),
+            para("Updated today"),
+            para(list),
+            para(prose),
+        ];
+        let j = classify(
+            &post,
+            &stop,
+            &Params {
+                max_heading_distance: 300,
+                ..p
+            },
+        );
+        assert_eq!(j[1].context_free, NearGood);
+        assert_eq!(j[1].class, Good);
+        assert_eq!(j[2].class, Bad);
+    }
+}
