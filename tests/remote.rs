@@ -294,6 +294,16 @@ fn temporary_files(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Wait for a stopped cowrex: it must exit with 75 ("retry me"). Returns its stderr.
+fn exits_to_retry(child: &mut std::process::Child) -> String {
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    let mut stderr = child.stderr.take().unwrap();
+    stderr.read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(75), "{err}");
+    err
+}
+
 fn stop_cleanly_on(signal: &str) {
     let dir = tempdir(&format!("signal-{signal}"));
     let (root, manifest) = crawl(&dir, 2, 60, &[]);
@@ -333,16 +343,8 @@ fn stop_cleanly_on(signal: &str) {
         .status()
         .unwrap();
     assert!(kill.success());
-    let status = child.wait().unwrap();
+    let err = exits_to_retry(&mut child);
     let waited = t.elapsed();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert_eq!(status.code(), Some(75), "{err}");
     assert!(err.contains("stopped by a signal"), "{err}");
     // Prompt although the download hangs (the connection's timeout is 60 s).
     assert!(waited < Duration::from_secs(10), "{waited:?}");
@@ -424,15 +426,7 @@ fn dedup_stops_cleanly_on_sigterm() {
     // The next line wakes it from its read; it stops there.
     let _ = pipe.write_all(line(200, 1).as_bytes());
     drop(pipe);
-    let status = child.wait().unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert_eq!(status.code(), Some(75), "{err}");
+    exits_to_retry(&mut child);
     // Neither the temporary directory nor a blacklist (final or temporary) is left.
     assert_eq!(others(), Vec::<String>::new());
 }

@@ -13,6 +13,7 @@
 # The daemons are stopped at the end. Exit code 0 when every check passed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. scripts/engine_common.sh
 repo=$(pwd)
 cowrex=${1:-$repo/target/release/cowrex}
 [ -x "$cowrex" ] || cargo build --release --quiet
@@ -90,15 +91,8 @@ for _ in $(seq 60); do
 done
 sinfo -h -o "%P %D %T" | grep -q idle || { echo "slurm did not come up:"; tail -n 20 "$work"/log/*.log; exit 1; }
 
-# Four inputs (the bundled samples, twice) under a Common Crawl-like tree, and their manifest.
 base=$work/base
-for seg in 0 1; do
-  mkdir -p "$base/crawl-data/TEST/segments/$seg/warc"
-  for f in sample broken; do
-    cp fixtures/$f.warc.gz "$base/crawl-data/TEST/segments/$seg/warc/$f-$seg.warc.gz"
-  done
-done
-(cd "$base" && find crawl-data -name '*.warc.gz' | sort) | gzip >"$work/warc.paths.gz"
+make_crawl "$base" | gzip >"$work/warc.paths.gz"
 
 out=$work/out
 job=$(COWREX=$cowrex sbatch --parsable --array=0-1 --cpus-per-task=1 --mem-per-cpu=0 \
@@ -117,12 +111,7 @@ echo "cowrex status: $status"
 
 # The same manifest in one process gives the same corpus files.
 "$cowrex" process --no-progress --manifest "$work/warc.paths.gz" --input-base "$base" -o "$work/single" 2>/dev/null
-compared=0
-for f in $(cd "$work/single" && find . -name '*.xml.gz' -o -name '*.shingles.gz' | sort); do
-  cmp -s <(gzip -dc "$out/$f") <(gzip -dc "$work/single/$f") || { echo "FAIL: $f differs"; exit 1; }
-  compared=$((compared + 1))
-done
-[ "$compared" = 8 ] || { echo "FAIL: $compared corpus and shingle files compared, not 8"; exit 1; }
+same_corpus "$work/single" "$out"
 echo "OK: the Slurm job array processed the manifest end to end ($(cd "$out" && find . -name '*.done.json' | wc -l) inputs done)"
 
 # 2. Stopped before a time limit, requeued, finished.
@@ -162,11 +151,6 @@ status=$("$cowrex" status --manifest "$work/warc.paths.gz" --input-base "$url" -
 echo "cowrex status: $status"
 [ "$status" = "4 inputs: 4 done, 0 failed, 0 missing" ] || { echo "FAIL: not all inputs done"; exit 1; }
 [ -z "$(find "$out2" -name '.*')" ] || { echo "FAIL: temporary files left"; exit 1; }
-compared=0
-for f in $(cd "$work/single" && find . -name '*.xml.gz' -o -name '*.shingles.gz' | sort); do
-  cmp -s <(gzip -dc "$out2/$f") <(gzip -dc "$work/single/$f") || { echo "FAIL: $f differs"; exit 1; }
-  compared=$((compared + 1))
-done
-[ "$compared" = 8 ] || { echo "FAIL: $compared corpus and shingle files compared, not 8"; exit 1; }
+same_corpus "$work/single" "$out2"
 echo "OK: stopped by SIGUSR1 after $done_before inputs, requeued, and completed with the same outputs"
 passed=1

@@ -8,6 +8,7 @@
 #   scripts/spark/local-run.sh [COWREX_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. scripts/engine_common.sh
 repo=$(pwd)
 cowrex=${1:-$repo/target/release/cowrex}
 [ -x "$cowrex" ] || cargo build --release --quiet
@@ -23,14 +24,7 @@ spark_submit=$(python3 -c "import os, pyspark; print(os.path.join(os.path.dirnam
 work=$(mktemp -d /tmp/cowrex-spark.XXXXXX)
 trap 'if [ "${passed:-0}" = 1 ]; then rm -rf "$work"; else echo "outputs kept in $work" >&2; fi' EXIT
 base=$work/base
-for seg in 0 1; do
-  mkdir -p "$base/crawl-data/TEST/segments/$seg/warc"
-  for f in sample broken; do
-    cp fixtures/$f.warc.gz "$base/crawl-data/TEST/segments/$seg/warc/$f-$seg.warc.gz"
-  done
-done
-{ (cd "$base" && find crawl-data -name '*.warc.gz' | sort); echo crawl-data/TEST/missing.warc.gz; } \
-  | gzip >"$work/warc.paths.gz"
+{ make_crawl "$base"; echo crawl-data/TEST/missing.warc.gz; } | gzip >"$work/warc.paths.gz"
 
 run() {
   "$spark_submit" --master "local[2]" --conf spark.ui.enabled=false \
@@ -49,12 +43,7 @@ status=$("$cowrex" status --manifest "$work/warc.paths.gz" --input-base "$base" 
 echo "cowrex status: $status"
 [ "$status" = "5 inputs: 4 done, 0 failed, 1 missing" ] || { echo "FAIL: cowrex status"; exit 1; }
 "$cowrex" process --no-progress --manifest "$work/warc.paths.gz" --input-base "$base" -o "$work/single" 2>/dev/null || true
-compared=0
-for f in $(cd "$work/single" && find . -name '*.xml.gz' -o -name '*.shingles.gz' | sort); do
-  cmp -s <(gzip -dc "$work/out/$f") <(gzip -dc "$work/single/$f") || { echo "FAIL: $f differs"; exit 1; }
-  compared=$((compared + 1))
-done
-[ "$compared" = 8 ] || { echo "FAIL: $compared corpus and shingle files compared, not 8"; exit 1; }
+same_corpus "$work/single" "$work/out"
 again=$(run) || true
 echo "$again"
 [[ "$again" == "cowrex on Spark: 5 inputs: 1 failed, 4 skipped;"* ]] || { echo "FAIL: the rerun did not skip the done inputs"; exit 1; }

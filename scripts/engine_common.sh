@@ -1,0 +1,26 @@
+# Shared by scripts/slurm/local-cluster.sh and scripts/spark/local-run.sh (sourced from the
+# repository root).
+
+# make_crawl BASE: four inputs (the bundled samples, twice) under a Common Crawl-like tree in
+# BASE; prints their relative paths, sorted (a manifest).
+make_crawl() {
+  local base=$1 seg f
+  for seg in 0 1; do
+    mkdir -p "$base/crawl-data/TEST/segments/$seg/warc"
+    for f in sample broken; do
+      cp "fixtures/$f.warc.gz" "$base/crawl-data/TEST/segments/$seg/warc/$f-$seg.warc.gz"
+    done
+  done
+  (cd "$base" && find crawl-data -name '*.warc.gz' | sort)
+}
+
+# same_corpus EXPECTED ACTUAL: the 8 corpus and shingle files of the four inputs in EXPECTED
+# have equal contents in ACTUAL.
+same_corpus() {
+  local expected=$1 actual=$2 compared=0 f
+  for f in $(cd "$expected" && find . -name '*.xml.gz' -o -name '*.shingles.gz' | sort); do
+    cmp -s <(gzip -dc "$actual/$f") <(gzip -dc "$expected/$f") || { echo "FAIL: $f differs"; return 1; }
+    compared=$((compared + 1))
+  done
+  [ "$compared" = 8 ] || { echo "FAIL: $compared corpus and shingle files compared, not 8"; return 1; }
+}
