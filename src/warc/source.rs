@@ -17,6 +17,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 /// A WARC file's location.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
+    /// A local file (or anything that opens as one).
     File(PathBuf),
     /// An `http://` or `https://` URL.
     Url(String),
@@ -83,6 +84,7 @@ struct Http {
 }
 
 impl Source {
+    /// A source for `location`; `retry` applies to URLs (one HTTP agent per source).
     pub fn new(location: Location, retry: Retry) -> Source {
         let http = matches!(location, Location::Url(_)).then(|| {
             let config = ureq::Agent::config_builder()
@@ -101,6 +103,7 @@ impl Source {
         Source { location, http }
     }
 
+    /// Where the bytes come from.
     pub fn location(&self) -> &Location {
         &self.location
     }
