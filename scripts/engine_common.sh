@@ -24,3 +24,11 @@ same_corpus() {
   done
   [ "$compared" = 8 ] || { echo "FAIL: $compared corpus and shingle files compared, not 8"; return 1; }
 }
+
+# cowrex_binary [PATH]: the cowrex binary to use (default target/release/cowrex, built when
+# missing), as an absolute path.
+cowrex_binary() {
+  local bin=${1:-target/release/cowrex}
+  [ -x "$bin" ] || cargo build --release --quiet
+  readlink -f "$bin"
+}

@@ -28,14 +28,9 @@ pub fn install() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether a stop was asked for (by a signal or [`request_stop`]).
+/// Whether a stop was asked for by a signal.
 pub fn stop_requested() -> bool {
     STOP.load(Ordering::Relaxed)
-}
-
-/// Ask the running pipeline to stop as a signal would (for programs embedding cowrex).
-pub fn request_stop() {
-    STOP.store(true, Ordering::Relaxed);
 }
 
 /// `Err(Interrupted)` once a stop was asked for: for loops that can stop anywhere and let

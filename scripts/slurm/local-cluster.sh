@@ -14,10 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/engine_common.sh
-repo=$(pwd)
-cowrex=${1:-$repo/target/release/cowrex}
-[ -x "$cowrex" ] || cargo build --release --quiet
-cowrex=$(readlink -f "$cowrex")
+cowrex=$(cowrex_binary "${1:-}")
 
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
   apt-get update -qq
@@ -94,10 +91,17 @@ sinfo -h -o "%P %D %T" | grep -q idle || { echo "slurm did not come up:"; tail -
 base=$work/base
 make_crawl "$base" | gzip >"$work/warc.paths.gz"
 
+# submit ARRAY LOG OUT BASE [sbatch options]: the array script over the manifest; prints the job id.
+submit() {
+  local array=$1 log=$2 dir=$3 input_base=$4
+  shift 4
+  COWREX=$cowrex sbatch --parsable --array="$array" --cpus-per-task=1 --mem-per-cpu=0 --time=10 \
+    --output="$work/log/$log-%A_%a.log" --chdir="$work" "$@" \
+    scripts/slurm/cowrex-array.sbatch "$work/warc.paths.gz" "$dir" --input-base "$input_base"
+}
+
 out=$work/out
-job=$(COWREX=$cowrex sbatch --parsable --array=0-1 --cpus-per-task=1 --mem-per-cpu=0 \
-  --time=10 --output="$work/log/task-%A_%a.log" --chdir="$work" \
-  scripts/slurm/cowrex-array.sbatch "$work/warc.paths.gz" "$out" --input-base "$base")
+job=$(submit 0-1 task "$out" "$base")
 echo "submitted job array $job"
 for _ in $(seq 300); do
   [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
@@ -120,9 +124,7 @@ server=$!
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 url="http://127.0.0.1:$(cat "$work/port")/"
 out2=$work/out2
-job=$(COWREX=$cowrex sbatch --parsable --array=0 --cpus-per-task=1 --mem-per-cpu=0 \
-  --time=10 --output="$work/log/requeue-%A_%a.log" --open-mode=append --chdir="$work" \
-  scripts/slurm/cowrex-array.sbatch "$work/warc.paths.gz" "$out2" --input-base "$url")
+job=$(submit 0 requeue "$out2" "$url" --open-mode=append)
 echo "submitted job $job (inputs over HTTP at 40 kB/s)"
 for _ in $(seq 600); do
   [ -n "$(find "$out2" -name '*.done.json' 2>/dev/null)" ] && break

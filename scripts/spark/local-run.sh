@@ -9,10 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/engine_common.sh
-repo=$(pwd)
-cowrex=${1:-$repo/target/release/cowrex}
-[ -x "$cowrex" ] || cargo build --release --quiet
-cowrex=$(readlink -f "$cowrex")
+cowrex=$(cowrex_binary "${1:-}")
 
 if ! command -v java >/dev/null; then
   apt-get update -qq

@@ -92,7 +92,9 @@ fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, String> {
         .and_then(|b| url::Url::parse(b).ok())
         .and_then(|b| path.strip_prefix(b.path()).map(str::to_string))
         .unwrap_or_else(|| path.to_string());
-    let rel = percent_decode(rel.trim_start_matches('/'));
+    let rel = percent_encoding::percent_decode_str(rel.trim_start_matches('/'))
+        .decode_utf8_lossy()
+        .into_owned();
     let mut input = Input {
         location: Location::Url(url.to_string()),
         stem: String::new(),
@@ -100,29 +102,6 @@ fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, String> {
     };
     mirror(&mut input, &rel, line)?;
     Ok(input)
-}
-
-/// Decode `%XX` escapes of a URL path (other bytes stay as they are).
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if b[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                b.get(i + 1).copied().and_then(hex),
-                b.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Set the stem and `arcfile` of an input to its mirrored relative path `rel`, which must

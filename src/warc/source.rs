@@ -103,11 +103,6 @@ impl Source {
         Source { location, http }
     }
 
-    /// Where the bytes come from.
-    pub fn location(&self) -> &Location {
-        &self.location
-    }
-
     /// The length in bytes, if known yet (for URLs: after the first response).
     pub fn size(&self) -> Option<u64> {
         match (&self.location, &self.http) {
@@ -154,13 +149,6 @@ pub struct Reader {
 enum Inner {
     File(File),
     Http(Box<HttpReader>),
-}
-
-impl Reader {
-    /// The absolute position of the next byte.
-    pub fn position(&self) -> u64 {
-        self.pos
-    }
 }
 
 impl Read for Reader {
