@@ -6,9 +6,12 @@ Usage: python3 scripts/compare.py [--pages DIR] [--sets a,b] [--out DIR]
 Installs trafilatura, resiliparse, justext and boilerpy3 from PyPI into a virtual environment
 (OUT/venv, on first use), runs each of them on every page of a pages directory (the layout of
 ../shared/data/pages), and writes their texts to OUT/<tool>.jsonl. Every tool, and each cowrex
-scorer, is then scored by `cowrex eval` -- peers through `--texts` -- so that one
-implementation of the bag-of-words metric (DESIGN.md) measures them all. The n-gram scorer is
-cross-validated by page (`--cv 10`); the MLPs were trained on texrex's data, not on these pages.
+scorer (combined, MLP, n-gram, jusText, boilerpipe's classifiers), is then scored by `cowrex
+eval` -- peers through `--texts` -- so that one implementation of the bag-of-words metric
+(DESIGN.md) measures them all. The combined model and the n-gram scorer are cross-validated by
+page (`--cv`: no page is scored by a model trained on it; the combined model takes block labels
+from ../shared/data/blocks when it exists beside the pages); the MLPs were trained on texrex's
+data, not on these pages; jusText and boilerpipe are not trained.
 
 Prints a Markdown table: F1 per set (mean over pages), macro F1, precision and recall, and the
 peers' CPU seconds per page. A page a tool fails on counts as extracting nothing; failures are
@@ -136,10 +139,20 @@ def main():
     with open(peer_script, "w") as f:
         f.write(PEER)
 
+    blocks_dir = os.path.join(os.path.dirname(pages_dir), "blocks")
+    labels = ["--blocks", blocks_dir] if os.path.isdir(blocks_dir) else []
     rows = []
-    for name, eval_args in [("cowrex MLP (threshold 0.5)", ["--scorer", "mlp"]),
-                            ("cowrex n-gram (10-fold CV by page)", ["--scorer", "ngram", "--cv", "10"]),
-                            ("cowrex, all blocks (baseline)", ["--scorer", "all"])]:
+    for name, eval_args in [
+            ("cowrex combined (5-fold CV by page)", ["--scorer", "combined", "--cv", "5", *labels]),
+            ("cowrex combined, shipped model (in-sample)", ["--scorer", "combined"]),
+            ("cowrex MLP (threshold 0.5)", ["--scorer", "mlp"]),
+            ("cowrex n-gram (10-fold CV by page)", ["--scorer", "ngram", "--cv", "10"]),
+            ("cowrex jusText", ["--scorer", "justext"]),
+            ("cowrex boilerpipe, Algorithm 2 (number of words)", ["--scorer", "boilerpipe"]),
+            ("cowrex boilerpipe, Algorithm 1 (densitometric)", ["--scorer", "boilerpipe-density"]),
+            ("cowrex boilerpipe, CleanEval rule", ["--scorer", "boilerpipe-cleaneval"]),
+            ("cowrex boilerpipe, largest content", ["--scorer", "boilerpipe-largest"]),
+            ("cowrex, all blocks (baseline)", ["--scorer", "all"])]:
         print(f"compare.py: {name}", file=sys.stderr)
         rows.append((name, cowrex_eval(cowrex, pages_dir, sets, eval_args,
                                        os.path.join(args.out, "cowrex.json")), None))

@@ -320,7 +320,7 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
     }
     // The key order is fixed (documented in the README).
     assert!(jsonl.starts_with(&format!(
-        "{{\"id\":\"{}\",\"url\":\"https://example.org/news/festival\",\"language\":\"eng\",\"text\":\"After a two-year pause",
+        "{{\"id\":\"{}\",\"url\":\"https://example.org/news/festival\",\"language\":\"eng\",\"text\":\"The river festival returns\\nAfter a two-year pause",
         ids[0].1
     )));
     let raw_first = jsonl.lines().next().unwrap();
@@ -344,7 +344,7 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
         first["text"]
             .as_str()
             .unwrap()
-            .starts_with("After a two-year pause, the river festival returns")
+            .starts_with("The river festival returns\nAfter a two-year pause, the river")
     );
 
     // Shingles: texrex's 68-character lines, 100 per document with enough content.

@@ -261,20 +261,66 @@ fn extract_prints_text_or_every_block() {
     assert!(!text.contains("Login"), "{text}");
     let tsv = run("tsv");
     let rows: Vec<&str> = tsv.lines().collect();
-    assert_eq!(rows[0], "idx\tbpv\tbpc\tboilerplate\tngram\ttext");
+    assert_eq!(
+        rows[0],
+        "idx\tbpv\tbpc\tboilerplate\tmlp\tngram\tjustext\tjustextcf\tstopwords\tboilerpipe\t\
+         bpdensity\tlinkdensity\ttextdensity\ttext"
+    );
     assert_eq!(rows.len(), 10);
-    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 6));
-    // The n-gram model finds the running text cleaner than the menu entries.
-    let ngram = |needle: &str| -> f64 {
+    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 14));
+    let col = |needle: &str, name: &str| -> String {
+        let k = rows[0].split('\t').position(|c| c == name).unwrap();
         let row = rows.iter().find(|r| r.ends_with(needle)).unwrap();
-        row.split('\t').nth(4).unwrap().parse().unwrap()
+        row.split('\t').nth(k).unwrap().to_string()
     };
-    assert!(ngram("than ever before.") > ngram("Login"), "{tsv}");
+    let num = |needle: &str, name: &str| -> f64 { col(needle, name).parse().unwrap() };
+    // Every scorer finds the running text better than the menu entries.
+    let (text, menu) = ("than ever before.", "Login");
+    assert!(num(text, "ngram") > num(menu, "ngram"), "{tsv}");
+    assert!(num(text, "mlp") < num(menu, "mlp"), "{tsv}");
+    assert!(num(text, "bpv") < 0.5 && num(menu, "bpv") > 0.5, "{tsv}");
+    assert_eq!(
+        (col(text, "justext"), col(menu, "justext")),
+        ("good".into(), "bad".into())
+    );
+    assert_eq!(col(text, "justextcf"), "good");
+    assert!(num(text, "stopwords") > 0.3);
+    assert_eq!(col(text, "boilerpipe"), "content");
+    assert_eq!(col(menu, "boilerpipe"), "boilerplate");
+    assert_eq!(num(menu, "linkdensity"), 1.0);
+    assert!(num(text, "textdensity") > 10.0);
     let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
     assert_eq!(json["blocks"].as_array().unwrap().len(), 9);
     assert_eq!(json["title"], "T");
     assert_eq!(json["language"], "eng");
-    assert!(json["blocks"][0]["ngram"].is_number());
+    let last = &json["blocks"][8];
+    assert!(last["ngram"].is_number() && last["mlp"].is_number());
+    assert_eq!(last["justext"], "good");
+    assert_eq!(last["boilerpipe"], "content");
+    // --scorer chooses what bpv is: jusText's decision is 0 or 1.
+    let o = cowrex()
+        .args(["extract", "--format", "json", "--scorer", "justext"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for b in v["blocks"].as_array().unwrap() {
+        let expect = if b["justext"] == "good" { 0.0 } else { 1.0 };
+        assert_eq!(b["bpv"].as_f64(), Some(expect), "{b}");
+    }
+    let o = cowrex()
+        .args(["extract", "--format", "json", "--scorer", "mlp"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["blocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| (b["bpv"].as_f64().unwrap() - b["mlp"].as_f64().unwrap()).abs() < 1e-6)
+    );
     // --threshold changes the decision; everything is content at 1.0.
     let o = cowrex()
         .args(["extract", "--threshold", "1.0"])

@@ -120,9 +120,137 @@ pub struct Judgement {
     pub stopword_density: f64,
 }
 
+impl Default for Judgement {
+    fn default() -> Self {
+        Judgement {
+            context_free: Class::Bad,
+            class: Class::Bad,
+            stopword_density: 0.0,
+        }
+    }
+}
+
 /// The stop words of a language (ISO 639-1 code), if the crate has a list for it.
 pub fn stop_words(iso639_1: &str) -> Option<HashSet<&'static str>> {
     stop_words::lookup(iso639_1).map(|w| w.iter().copied().collect())
+}
+
+/// whatlang's languages (ISO 639-3) with their ISO 639-1 codes.
+const ISO639_1: [(&str, &str); 70] = [
+    ("epo", "eo"),
+    ("eng", "en"),
+    ("rus", "ru"),
+    ("cmn", "zh"),
+    ("spa", "es"),
+    ("por", "pt"),
+    ("ita", "it"),
+    ("ben", "bn"),
+    ("fra", "fr"),
+    ("deu", "de"),
+    ("ukr", "uk"),
+    ("kat", "ka"),
+    ("ara", "ar"),
+    ("hin", "hi"),
+    ("jpn", "ja"),
+    ("heb", "he"),
+    ("yid", "yi"),
+    ("pol", "pl"),
+    ("amh", "am"),
+    ("jav", "jv"),
+    ("kor", "ko"),
+    ("nob", "no"),
+    ("dan", "da"),
+    ("swe", "sv"),
+    ("fin", "fi"),
+    ("tur", "tr"),
+    ("nld", "nl"),
+    ("hun", "hu"),
+    ("ces", "cs"),
+    ("ell", "el"),
+    ("bul", "bg"),
+    ("bel", "be"),
+    ("mar", "mr"),
+    ("kan", "kn"),
+    ("ron", "ro"),
+    ("slv", "sl"),
+    ("hrv", "hr"),
+    ("srp", "sr"),
+    ("mkd", "mk"),
+    ("lit", "lt"),
+    ("lav", "lv"),
+    ("est", "et"),
+    ("tam", "ta"),
+    ("vie", "vi"),
+    ("urd", "ur"),
+    ("tha", "th"),
+    ("guj", "gu"),
+    ("uzb", "uz"),
+    ("pan", "pa"),
+    ("aze", "az"),
+    ("ind", "id"),
+    ("tel", "te"),
+    ("pes", "fa"),
+    ("mal", "ml"),
+    ("ori", "or"),
+    ("mya", "my"),
+    ("nep", "ne"),
+    ("sin", "si"),
+    ("khm", "km"),
+    ("tuk", "tk"),
+    ("aka", "ak"),
+    ("zul", "zu"),
+    ("sna", "sn"),
+    ("afr", "af"),
+    ("lat", "la"),
+    ("slk", "sk"),
+    ("cat", "ca"),
+    ("tgl", "tl"),
+    ("hye", "hy"),
+    ("cym", "cy"),
+];
+
+/// The stop list jusText uses for a document.
+#[derive(Debug, Clone, Copy)]
+pub struct StopList {
+    words: &'static HashSet<&'static str>,
+}
+
+impl StopList {
+    pub fn words(&self) -> &'static HashSet<&'static str> {
+        self.words
+    }
+
+    /// The parameters for this list: without stop words (a language the crate has no list
+    /// for), both stop-word thresholds are 0, jusText's language-independent mode.
+    pub fn params(&self, p: Params) -> Params {
+        if self.words.is_empty() {
+            Params {
+                stopwords_low: 0.0,
+                stopwords_high: 0.0,
+                ..p
+            }
+        } else {
+            p
+        }
+    }
+}
+
+/// The stop list for a document in `lang`: its language's list; English when the language is
+/// not identified (as for the MLP); empty when the crate has no list for the language.
+pub fn stop_words_for(lang: Option<whatlang::Lang>) -> StopList {
+    use std::collections::HashMap;
+    use std::sync::LazyLock;
+    static LISTS: LazyLock<HashMap<&'static str, HashSet<&'static str>>> = LazyLock::new(|| {
+        ISO639_1
+            .iter()
+            .filter_map(|&(l3, l1)| Some((l3, stop_words(l1)?)))
+            .collect()
+    });
+    static EMPTY: LazyLock<HashSet<&'static str>> = LazyLock::new(HashSet::new);
+    let code = lang.map_or("eng", |l| l.code());
+    StopList {
+        words: LISTS.get(code).unwrap_or(&EMPTY),
+    }
 }
 
 /// The context-free class of a paragraph with stop-word density `density`.
@@ -358,6 +486,32 @@ mod tests {
                 .iter()
                 .all(|l| stop_words(l).is_some_and(|s| s.len() > 20))
         );
+    }
+
+    #[test]
+    fn stop_list_by_identified_language() {
+        use whatlang::Lang;
+        let de = stop_words_for(Some(Lang::Deu));
+        assert!(de.words().contains("und") && !de.words().contains("the"));
+        // Unidentified: English, as for the MLP.
+        assert!(stop_words_for(None).words().contains("the"));
+        let with_lists = ISO639_1
+            .iter()
+            .filter(|(l3, _)| {
+                let lang = Lang::from_code(*l3).expect("whatlang knows the code");
+                !stop_words_for(Some(lang)).words().is_empty()
+            })
+            .count();
+        assert!(with_lists >= 40, "{with_lists} languages with stop words");
+        // A language without a list: length and links alone (both thresholds 0).
+        let none = ISO639_1
+            .iter()
+            .map(|(l3, _)| Lang::from_code(*l3).unwrap())
+            .find(|&l| stop_words_for(Some(l)).words().is_empty())
+            .expect("some language has no list");
+        let p = stop_words_for(Some(none)).params(Params::default());
+        assert_eq!((p.stopwords_low, p.stopwords_high), (0.0, 0.0));
+        assert_eq!(de.params(Params::default()), Params::default());
     }
 
     #[test]

@@ -2,6 +2,9 @@
 //! models (bits per character, positive = clean), with the language identification that picks
 //! them.
 
+pub mod boilerpipe;
+pub mod combined;
+pub mod gbt;
 pub mod justext;
 pub mod mlp;
 pub mod ngram;
@@ -67,6 +70,38 @@ pub enum LangChoice {
     Fixed(ModelLang),
 }
 
+/// Which scorer decides (sets `bpv`); every scorer's result is kept either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scorer {
+    /// The combined model ([`combined`]).
+    #[default]
+    Combined,
+    /// texrex's MLP.
+    Mlp,
+    /// NCleaner's n-gram score: `bpv` = 1 / (1 + e^score), 0.5 at score 0.
+    Ngram,
+    /// jusText: 0 for GOOD, 1 for BAD.
+    Justext,
+    /// boilerpipe's Algorithm 2 (number of words): 0 for content, 1 for boilerplate.
+    Boilerpipe,
+}
+
+/// The built-in combined model, gzipped text (see `models/MODELS.md`).
+const COMBINED: &[u8] = include_bytes!("../../models/combined.gbt.gz");
+
+/// A file's bytes as text, gunzipped when they are gzipped.
+pub fn model_text(bytes: &[u8]) -> Result<String, ModelError> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut s = String::new();
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_string(&mut s)
+            .map_err(|e| ModelError(format!("bad gzip: {e}")))?;
+        Ok(s)
+    } else {
+        String::from_utf8(bytes.to_vec()).map_err(|_| ModelError("not UTF-8".into()))
+    }
+}
+
 /// Which n-gram model scores blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NgramChoice {
@@ -96,16 +131,7 @@ impl std::error::Error for ModelError {}
 
 /// Read an n-gram model file, gzipped or not.
 pub fn read_ngram(bytes: &[u8]) -> Result<NgramModel, ModelError> {
-    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut s = String::new();
-        flate2::read::GzDecoder::new(bytes)
-            .read_to_string(&mut s)
-            .map_err(|e| ModelError(format!("bad gzip: {e}")))?;
-        s
-    } else {
-        String::from_utf8(bytes.to_vec()).map_err(|_| ModelError("not UTF-8".into()))?
-    };
-    NgramModel::parse(&text)
+    NgramModel::parse(&model_text(bytes)?)
 }
 
 /// All scorers of a run.
@@ -121,6 +147,9 @@ pub struct Models {
     non_lexical: Option<NgramModel>,
     /// Text-quality profiles (badness).
     pub profiles: Profiles,
+    /// The scorer that sets `bpv`.
+    pub scorer: Scorer,
+    combined: gbt::Gbt,
     /// MD5 over every model's text and the choices, for `done.json`.
     pub checksum: String,
 }
@@ -175,6 +204,7 @@ impl Models {
         }
         let profiles = Profiles::builtin();
         sum.update(profiles.text());
+        sum.update(COMBINED);
         Models {
             mlps,
             custom_mlp: mlp.is_some(),
@@ -183,16 +213,49 @@ impl Models {
             standard,
             non_lexical,
             profiles,
+            scorer: Scorer::Combined,
+            combined: model_text(COMBINED)
+                .and_then(|t| gbt::Gbt::parse(&t))
+                .expect("built-in models are valid (tested)"),
             checksum: crate::hex(&sum.finalize()),
         }
     }
 
-    /// Replace the text-quality profiles (the checksum covers them).
-    pub fn set_profiles(&mut self, profiles: Profiles) {
+    /// Choose the scorer that sets `bpv` (the checksum covers the choice).
+    pub fn set_scorer(&mut self, scorer: Scorer) {
+        self.rehash(format!("scorer={scorer:?}").as_bytes());
+        self.scorer = scorer;
+    }
+
+    /// Replace the combined model (its file's bytes go into the checksum).
+    pub fn set_combined(&mut self, model: gbt::Gbt, bytes: &[u8]) -> Result<(), ModelError> {
+        if model.features != combined::N_FEATURES {
+            return Err(ModelError(format!(
+                "the combined model has {} features, cowrex computes {}",
+                model.features,
+                combined::N_FEATURES
+            )));
+        }
+        self.rehash(bytes);
+        self.combined = model;
+        Ok(())
+    }
+
+    /// The combined model.
+    pub fn combined(&self) -> &gbt::Gbt {
+        &self.combined
+    }
+
+    fn rehash(&mut self, more: &[u8]) {
         let mut sum = Md5::new();
         sum.update(&self.checksum);
-        sum.update(profiles.text());
+        sum.update(more);
         self.checksum = crate::hex(&sum.finalize());
+    }
+
+    /// Replace the text-quality profiles (the checksum covers them).
+    pub fn set_profiles(&mut self, profiles: Profiles) {
+        self.rehash(profiles.text().as_bytes());
         self.profiles = profiles;
     }
 

@@ -128,6 +128,36 @@ struct ModelArgs {
     /// and sv ones; repeat for several languages.
     #[arg(long, value_name = "FILE")]
     profile: Vec<PathBuf>,
+    /// Combined model (from `cowrex train combined`) instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    combined_model: Option<PathBuf>,
+}
+
+/// Which scorer decides a block's `bpv` (the others' results are written all the same).
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DecideArg {
+    /// The combined model over all detectors and structural cues.
+    Combined,
+    /// texrex's MLP (by language).
+    Mlp,
+    /// NCleaner's n-gram score: bpv = 1 / (1 + e^score).
+    Ngram,
+    /// jusText: GOOD = 0, BAD = 1.
+    Justext,
+    /// boilerpipe's number-of-words classifier (Algorithm 2): content = 0, boilerplate = 1.
+    Boilerpipe,
+}
+
+impl DecideArg {
+    fn scorer(self) -> classify::Scorer {
+        match self {
+            DecideArg::Combined => classify::Scorer::Combined,
+            DecideArg::Mlp => classify::Scorer::Mlp,
+            DecideArg::Ngram => classify::Scorer::Ngram,
+            DecideArg::Justext => classify::Scorer::Justext,
+            DecideArg::Boilerpipe => classify::Scorer::Boilerpipe,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -167,6 +197,9 @@ struct ProcessArgs {
     /// Worker threads (default: available cores).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
+    /// The scorer whose result is `bpv` and decides what is boilerplate.
+    #[arg(long, value_enum, default_value_t = DecideArg::Combined)]
+    scorer: DecideArg,
     #[command(flatten)]
     model: ModelArgs,
     /// Retries of an http(s) input after a failed request or a broken connection (the count
@@ -283,6 +316,9 @@ struct ExtractArgs {
     /// are scored with the n-gram model; `text` prints those scoring at least `--bias`.
     #[arg(long)]
     plain_text: bool,
+    /// The scorer whose result is `bpv` and decides what is boilerplate.
+    #[arg(long, value_enum, default_value_t = DecideArg::Combined)]
+    scorer: DecideArg,
     #[command(flatten)]
     bias: BiasArg,
     #[command(flatten)]
@@ -308,6 +344,34 @@ enum TrainCommand {
     Ngram(TrainNgramArgs),
     /// Compute a text-quality profile (texrex's badness) from good text of one language.
     Profile(corpus::TrainProfileArgs),
+    /// Train the combined model on pages with gold text and, where there are, block labels.
+    Combined(TrainCombinedArgs),
+}
+
+#[derive(Args)]
+struct TrainCombinedArgs {
+    /// Directory in the layout of ../shared/data/pages (html/<set>/, ground-truth/<set>.jsonl).
+    #[arg(long, value_name = "DIR")]
+    pages: PathBuf,
+    /// Annotated pages (as ../shared/data/blocks) whose labels replace the gold-text alignment
+    /// for the pages they cover.
+    #[arg(long, value_name = "DIR")]
+    blocks: Option<PathBuf>,
+    /// Only these sets (comma-separated; default: all).
+    #[arg(long, value_delimiter = ',', value_name = "SET")]
+    sets: Vec<String>,
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().trees)]
+    trees: usize,
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().depth)]
+    depth: usize,
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().learning_rate)]
+    learning_rate: f32,
+    /// Where to write the model (gzipped when it ends in .gz).
+    #[arg(short, long, value_name = "MODEL")]
+    out: PathBuf,
+    /// Worker threads (default: available cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -352,12 +416,37 @@ struct TrainNgramArgs {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ScorerArg {
+    /// Blocks whose combined-model score is at most --threshold.
+    Combined,
     /// Blocks whose MLP score is at most --threshold.
     Mlp,
     /// Blocks whose n-gram score is at least --bias.
     Ngram,
+    /// Blocks jusText classifies GOOD.
+    Justext,
+    /// Content by boilerpipe's number-of-words classifier (Algorithm 2).
+    Boilerpipe,
+    /// Content by boilerpipe's densitometric classifier (Algorithm 1).
+    BoilerpipeDensity,
+    /// Content by boilerpipe's CleanEval rule (text density ≥ 7, link density ≤ 0.35).
+    BoilerpipeCleaneval,
+    /// Only the largest content block of Algorithm 2 (boilerpipe's largest-content filter).
+    BoilerpipeLargest,
     /// Every block (no boilerplate removal): the baseline.
     All,
+}
+
+impl ScorerArg {
+    /// The scorer that sets `bpv` while evaluating this one.
+    fn scorer(self) -> classify::Scorer {
+        match self {
+            ScorerArg::Mlp => classify::Scorer::Mlp,
+            ScorerArg::Ngram => classify::Scorer::Ngram,
+            ScorerArg::Justext => classify::Scorer::Justext,
+            ScorerArg::Boilerpipe => classify::Scorer::Boilerpipe,
+            _ => classify::Scorer::Combined,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -369,10 +458,12 @@ struct EvalArgs {
     #[arg(long, value_delimiter = ',', value_name = "SET")]
     sets: Vec<String>,
     /// Which blocks make up the extracted text.
-    #[arg(long, value_enum, default_value_t = ScorerArg::Mlp)]
+    #[arg(long, value_enum, default_value_t = ScorerArg::Combined)]
     scorer: ScorerArg,
-    /// n-gram scorer only: cross-validate by page, so that no page is scored by a model trained
-    /// on it (K folds over the pages of all evaluated sets).
+    /// n-gram and combined scorers: cross-validate by page, so that no page is scored by a
+    /// model trained on it (K folds over the pages of all evaluated sets; page i is in fold
+    /// i mod K). The combined model takes its block labels from --blocks where a page has an
+    /// annotated copy, from its gold text otherwise.
     #[arg(long, value_name = "K")]
     cv: Option<usize>,
     /// Worker threads (default: available cores).
@@ -461,6 +552,7 @@ pub fn main() -> i32 {
         Command::Filter(a) => corpus::filter(a),
         Command::Stats(StatsCommand::Merge(a)) => corpus::stats_merge(a),
         Command::Train(TrainCommand::Profile(a)) => corpus::train_profile(a),
+        Command::Train(TrainCommand::Combined(a)) => train_combined(a),
     };
     match result {
         Ok(code) => code,
@@ -488,7 +580,10 @@ fn load_mlp(p: &Path) -> Result<(mlp::Mlp, String), Box<dyn std::error::Error>> 
     Ok((m, text))
 }
 
-fn load_models(a: &ModelArgs) -> Result<Models, Box<dyn std::error::Error>> {
+fn load_models(
+    a: &ModelArgs,
+    scorer: classify::Scorer,
+) -> Result<Models, Box<dyn std::error::Error>> {
     let lang = match a.lang {
         LangArg::Auto => LangChoice::Auto,
         LangArg::En => LangChoice::Fixed(ModelLang::En),
@@ -528,6 +623,20 @@ fn load_models(a: &ModelArgs) -> Result<Models, Box<dyn std::error::Error>> {
         }
         models.set_profiles(classify::quality::Profiles::new(profiles));
     }
+    if let Some(p) = &a.combined_model {
+        let bytes = std::fs::read(p)
+            .map_err(|e| format!("cannot read combined model {}: {e}", p.display()))?;
+        let m = classify::model_text(&bytes)
+            .and_then(|t| classify::gbt::Gbt::parse(&t))
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+        models
+            .set_combined(m, &bytes)
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    if scorer == classify::Scorer::Ngram && models.ngram == NgramChoice::Off {
+        return Err("--scorer ngram needs n-gram scoring; drop --ngram off".into());
+    }
+    models.set_scorer(scorer);
     Ok(models)
 }
 
@@ -559,7 +668,7 @@ fn is_warc_name(p: &Path) -> bool {
 
 fn process(a: ProcessArgs) -> CliResult {
     crate::signals::install().map_err(|e| format!("cannot install signal handlers: {e}"))?;
-    let models = load_models(&a.model)?;
+    let models = load_models(&a.model, a.scorer.scorer())?;
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create output directory {}: {e}", a.out.display()))?;
     let mut inputs = Vec::new();
@@ -778,7 +887,7 @@ fn analyze_file(
 }
 
 fn extract(a: ExtractArgs) -> CliResult {
-    let models = load_models(&a.model)?;
+    let models = load_models(&a.model, a.scorer.scorer())?;
     let bytes = read_input(&a.file)?;
     if a.plain_text {
         return extract_plain_text(&bytes, &models, a.format, a.bias.bias);
@@ -794,9 +903,23 @@ fn extract(a: ExtractArgs) -> CliResult {
             }
         }
         Format::Tsv => {
-            writeln!(out, "idx\tbpv\tbpc\tboilerplate\tngram\ttext")?;
+            writeln!(
+                out,
+                "idx\tbpv\tbpc\tboilerplate\t{}\ttext",
+                crate::output::SCORE_NAMES.join("\t")
+            )?;
             for b in blocks {
                 let text = b.text.replace(['\t', '\n'], " ");
+                let scores = crate::output::block_scores(b);
+                let columns: Vec<String> = crate::output::SCORE_NAMES
+                    .iter()
+                    .map(|name| {
+                        scores
+                            .iter()
+                            .find(|(k, _)| k == name)
+                            .map_or(String::new(), |(_, v)| v.text())
+                    })
+                    .collect();
                 writeln!(
                     out,
                     "{}\t{}\t{}\t{}\t{}\t{}",
@@ -804,9 +927,7 @@ fn extract(a: ExtractArgs) -> CliResult {
                     format_general(b.bpv as f64),
                     xml::bpc(b.bpv),
                     u8::from(b.bpv > a.model.threshold),
-                    b.ngram
-                        .map(|n| format_general(n as f64))
-                        .unwrap_or_default(),
+                    columns.join("\t"),
                     text
                 )?;
             }
@@ -816,14 +937,19 @@ fn extract(a: ExtractArgs) -> CliResult {
                 "title": doc.as_ref().and_then(|d| d.title.clone()),
                 "sourcecharset": doc.as_ref().map(|d| d.source_charset.clone()),
                 "language": doc.as_ref().map(|d| xml::language_code(d.language)),
-                "blocks": blocks.iter().map(|b| serde_json::json!({
-                    "idx": b.idx,
-                    "bpv": b.bpv,
-                    "bpc": xml::bpc(b.bpv).to_string(),
-                    "boilerplate": b.bpv > a.model.threshold,
-                    "ngram": b.ngram,
-                    "text": b.text,
-                })).collect::<Vec<_>>(),
+                "blocks": blocks.iter().map(|b| {
+                    let mut v = serde_json::json!({
+                        "idx": b.idx,
+                        "bpv": b.bpv,
+                        "bpc": xml::bpc(b.bpv).to_string(),
+                        "boilerplate": b.bpv > a.model.threshold,
+                    });
+                    for (k, s) in crate::output::block_scores(b) {
+                        v[k] = s.json();
+                    }
+                    v["text"] = serde_json::json!(b.text);
+                    v
+                }).collect::<Vec<_>>(),
             });
             writeln!(out, "{v}")?;
         }
@@ -1066,9 +1192,16 @@ fn analyze_gold_pages(
 
 /// Whether the scorer chosen for `eval` keeps a block.
 fn keeps(a: &EvalArgs, b: &document::Block) -> bool {
+    let bp = b.boilerpipe.1;
     match a.scorer {
-        ScorerArg::Mlp => b.bpv <= a.model.threshold,
+        ScorerArg::Combined => b.bpv <= a.model.threshold,
+        ScorerArg::Mlp => b.mlp <= a.model.threshold,
         ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.bias.bias),
+        ScorerArg::Justext => b.justext.class == classify::justext::Class::Good,
+        ScorerArg::Boilerpipe => bp.num_words,
+        ScorerArg::BoilerpipeDensity => bp.densitometric,
+        ScorerArg::BoilerpipeCleaneval => bp.cleaneval,
+        ScorerArg::BoilerpipeLargest => bp.largest,
         ScorerArg::All => true,
     }
 }
@@ -1079,16 +1212,16 @@ type Extraction = (String, Vec<String>, Vec<Option<document::Document>>);
 
 /// Analyse the pages and extract each one's text with the chosen cowrex scorer; returns the
 /// scorer's description, the texts and the analyses.
-fn cowrex_texts(a: &EvalArgs, pages: &SetPages) -> Result<Extraction, Box<dyn std::error::Error>> {
-    let models = load_models(&a.model)?;
-    if a.scorer == ScorerArg::Ngram && a.model.ngram == NgramArg::Off {
-        return Err("--scorer ngram needs n-gram scoring; drop --ngram off".into());
-    }
-    if a.cv.is_some() && a.scorer != ScorerArg::Ngram {
-        return Err(
-            "--cv applies to --scorer ngram (the MLPs are cross-validated by `train mlp --cv`)"
-                .into(),
-        );
+fn cowrex_texts(
+    a: &EvalArgs,
+    sets: &[String],
+    pages: &SetPages,
+) -> Result<Extraction, Box<dyn std::error::Error>> {
+    let models = load_models(&a.model, a.scorer.scorer())?;
+    if a.cv.is_some() && !matches!(a.scorer, ScorerArg::Ngram | ScorerArg::Combined) {
+        return Err("--cv applies to --scorer ngram and combined (the MLPs are \
+                    cross-validated by `train mlp --cv`)"
+            .into());
     }
     let threads = threads_or_cores(a.threads);
     let cfg = doc_config(&a.model, false);
@@ -1099,6 +1232,15 @@ fn cowrex_texts(a: &EvalArgs, pages: &SetPages) -> Result<Extraction, Box<dyn st
         }
         let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
         eval::cross_validate_ngram(&gold, &mut docs, &models, k);
+        if a.scorer == ScorerArg::Combined {
+            // The n-gram scores are the cross-validated ones now, as are the combined model's.
+            for d in docs.iter_mut().flatten() {
+                document::score_blocks(&mut d.blocks, d.language, &models);
+            }
+            let labels = combined_labels(a.blocks.as_deref(), sets, pages, &docs)?;
+            let cfg = classify::gbt::TrainConfig::default();
+            eval::cross_validate_combined(&mut docs, &labels, k, cfg, threads);
+        }
     }
     let texts = docs
         .iter()
@@ -1111,16 +1253,38 @@ fn cowrex_texts(a: &EvalArgs, pages: &SetPages) -> Result<Extraction, Box<dyn st
                 .join("\n")
         })
         .collect();
+    let cv =
+        a.cv.map_or(String::new(), |k| format!(", {k}-fold cv by page"));
     let scorer = match a.scorer {
+        ScorerArg::Combined => format!("combined (threshold {}{cv})", a.model.threshold),
         ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold),
-        ScorerArg::Ngram => format!(
-            "ngram (bias {}{})",
-            a.bias.bias,
-            a.cv.map_or(String::new(), |k| format!(", {k}-fold cv by page"))
-        ),
+        ScorerArg::Justext => "justext".to_string(),
+        ScorerArg::Boilerpipe => "boilerpipe, number of words (Algorithm 2)".to_string(),
+        ScorerArg::BoilerpipeDensity => "boilerpipe, densitometric (Algorithm 1)".to_string(),
+        ScorerArg::BoilerpipeCleaneval => "boilerpipe, CleanEval rule".to_string(),
+        ScorerArg::BoilerpipeLargest => "boilerpipe, largest content block".to_string(),
+        ScorerArg::Ngram => format!("ngram (bias {}{cv})", a.bias.bias),
         ScorerArg::All => "all blocks".to_string(),
     };
     Ok((scorer, texts, docs))
+}
+
+/// Block labels of the analysed pages for the combined model: from the annotated copies under
+/// `blocks` where there are, from the gold texts otherwise.
+fn combined_labels(
+    blocks: Option<&Path>,
+    sets: &[String],
+    pages: &SetPages,
+    docs: &[Option<document::Document>],
+) -> Result<Vec<Vec<Option<bool>>>, Box<dyn std::error::Error>> {
+    let mut annotated = std::collections::HashMap::new();
+    if let Some(dir) = blocks {
+        for set in sets {
+            annotated.extend(eval::load_block_labels(dir, set)?);
+        }
+    }
+    let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
+    Ok(eval::page_block_labels(&annotated, &list, docs)?)
 }
 
 /// The texts another tool extracted from the pages (`eval --texts`), in page order.
@@ -1254,15 +1418,48 @@ fn train_ngram(a: TrainNgramArgs) -> CliResult {
         clean.chars(),
         dirty.chars()
     );
-    let text = ngram::model_text(&params, &clean, &dirty);
-    let bytes = if a.out.extension().is_some_and(|e| e == "gz") {
+    write_model(&a.out, &ngram::model_text(&params, &clean, &dirty))
+}
+
+fn train_combined(a: TrainCombinedArgs) -> CliResult {
+    let (sets, pages) = load_pages(&a.pages, &a.sets)?;
+    let models = Models::builtin();
+    let threads = threads_or_cores(a.threads);
+    let mut docs = analyze_gold_pages(&pages, &models, &Config::default(), threads)?;
+    // The built-in n-gram models were trained on these pages: train on the scores that models
+    // trained without each page give it (10 folds), as unseen pages will get.
+    let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
+    eval::cross_validate_ngram(&gold, &mut docs, &models, 10);
+    let labels = combined_labels(a.blocks.as_deref(), &sets, &pages, &docs)?;
+    let data = eval::combined_data(&docs, &labels, |_| true);
+    let positive = data.y.iter().filter(|&&y| y).count();
+    eprintln!(
+        "cowrex: {} pages of {}; {} labelled blocks, {} boilerplate",
+        pages.len(),
+        sets.join(", "),
+        data.len(),
+        positive
+    );
+    let cfg = classify::gbt::TrainConfig {
+        trees: a.trees,
+        depth: a.depth,
+        learning_rate: a.learning_rate,
+        ..Default::default()
+    };
+    let text = classify::gbt::train(&data, cfg).to_text();
+    write_model(&a.out, &text)
+}
+
+/// Write a model's text, gzipped when the file name ends in `.gz` (deterministic bytes).
+fn write_model(out: &Path, text: &str) -> CliResult {
+    let bytes = if out.extension().is_some_and(|e| e == "gz") {
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         enc.write_all(text.as_bytes())?;
         enc.finish()?
     } else {
-        text.into_bytes()
+        text.as_bytes().to_vec()
     };
-    std::fs::write(&a.out, bytes).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    std::fs::write(out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     Ok(0)
 }
 
@@ -1274,7 +1471,7 @@ fn evaluate(a: EvalArgs) -> CliResult {
             external_texts(file, &pages)?,
             Vec::new(),
         ),
-        None => cowrex_texts(&a, &pages)?,
+        None => cowrex_texts(&a, &sets, &pages)?,
     };
     let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
     for ((set, p), text) in pages.iter().zip(&texts) {

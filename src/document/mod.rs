@@ -8,7 +8,7 @@ use md5::{Digest, Md5};
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::classify::{self, ModelLang, Models};
+use crate::classify::{self, ModelLang, Models, Scorer, boilerpipe, justext};
 use crate::decode;
 use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
 use crate::html::{self, Cap, Doctype, Limits, Syntax};
@@ -22,10 +22,23 @@ pub struct Block {
     /// Output text: whitespace collapsed, trimmed, NFC.
     pub text: String,
     pub features: Features,
-    /// Boilerplate score of the primary model (0 = content, 1 = boilerplate).
+    /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,
+    /// texrex's MLP score (0 = content, 1 = boilerplate).
+    pub mlp: f32,
     /// NCleaner's score in bits per character (positive = clean), when n-gram scoring is on.
     pub ngram: Option<f32>,
+    /// jusText's judgement of the paragraph the block is part of.
+    pub justext: justext::Judgement,
+    /// boilerpipe's features and decisions.
+    pub boilerpipe: (boilerpipe::Stats, boilerpipe::Decisions),
+    /// Structural cues ([`html::cue`] bits).
+    pub cues: u32,
+    /// Bytes of the segmenter's text inside links, and its length (link density for jusText).
+    pub link_bytes: u32,
+    pub raw_bytes: u32,
+    /// The block starts a jusText paragraph.
+    pub paragraph_start: bool,
     /// Characters (code points) of `text`.
     pub chars: usize,
     /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
@@ -302,16 +315,28 @@ pub fn analyze(
     let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(no_text)?;
 
     let mut blocks = Vec::new();
-    for (idx, (f, c)) in feats.iter().zip(&cleansed).enumerate() {
+    let mut paragraph_start = false;
+    for (idx, ((f, c), raw)) in feats.iter().zip(&cleansed).zip(&seg.blocks).enumerate() {
+        paragraph_start |= raw.paragraph_start;
         let Some(f) = f else { continue };
         let text = output_text(&c.text);
         let chars = text.chars().count();
         blocks.push(Block {
             idx,
-            text,
             features: *f,
             bpv: 0.0,
+            mlp: 0.0,
             ngram: None,
+            justext: justext::Judgement::default(),
+            boilerpipe: (
+                boilerpipe::Stats::of(&text, raw.link_words),
+                boilerpipe::Decisions::default(),
+            ),
+            cues: raw.cues,
+            link_bytes: raw.link_bytes,
+            raw_bytes: raw.text.len() as u32,
+            paragraph_start: std::mem::take(&mut paragraph_start),
+            text,
             chars,
             dup_of: None,
         });
@@ -323,16 +348,7 @@ pub fn analyze(
         None
     };
     times.language += elapsed(&mut t);
-    let (model, mlp) = models.mlp(language);
-    let ngram = models.ngram(language);
-    let mut x = [0f32; tx::N_FEATURES];
-    for b in &mut blocks {
-        for (xi, fi) in x.iter_mut().zip(&b.features) {
-            *xi = *fi as f32;
-        }
-        b.bpv = mlp.run(&x);
-        b.ngram = ngram.and_then(|m| m.score(&b.text));
-    }
+    let model = score_blocks(&mut blocks, language, models);
     let figures = figures(&blocks, cfg.threshold);
     times.score += elapsed(&mut t);
     if blocks.is_empty() {
@@ -430,6 +446,81 @@ pub fn analyze(
         fingerprint,
         links,
     })
+}
+
+/// Run every scorer on a document's blocks and set `bpv` from the deciding one; returns the
+/// built-in MLP that scored them, if one did.
+pub fn score_blocks(
+    blocks: &mut [Block],
+    language: Option<whatlang::Lang>,
+    models: &Models,
+) -> Option<ModelLang> {
+    let (model, mlp) = models.mlp(language);
+    let ngram = models.ngram(language);
+    let mut x = [0f32; tx::N_FEATURES];
+    for b in blocks.iter_mut() {
+        for (xi, fi) in x.iter_mut().zip(&b.features) {
+            *xi = *fi as f32;
+        }
+        b.mlp = mlp.run(&x);
+        b.ngram = ngram.and_then(|m| m.score(&b.text));
+    }
+    justext_blocks(blocks, language);
+    let stats: Vec<boilerpipe::Stats> = blocks.iter().map(|b| b.boilerpipe.0).collect();
+    for (b, d) in blocks.iter_mut().zip(boilerpipe::classify(&stats)) {
+        b.boilerpipe.1 = d;
+    }
+    let decide = |good: bool| if good { 0.0 } else { 1.0 };
+    match models.scorer {
+        Scorer::Mlp => blocks.iter_mut().for_each(|b| b.bpv = b.mlp),
+        Scorer::Ngram => blocks.iter_mut().for_each(|b| {
+            // Bits per character, positive = clean, mapped onto (0, 1) with 0 at 0.5.
+            b.bpv = b.ngram.map_or(1.0, |s| 1.0 / (1.0 + s.exp()));
+        }),
+        Scorer::Justext => blocks
+            .iter_mut()
+            .for_each(|b| b.bpv = decide(b.justext.class == justext::Class::Good)),
+        Scorer::Boilerpipe => blocks
+            .iter_mut()
+            .for_each(|b| b.bpv = decide(b.boilerpipe.1.num_words)),
+        Scorer::Combined => classify::combined::score(blocks, models.combined()),
+    }
+    model
+}
+
+/// jusText over the paragraphs the blocks make up (a block that does not start a paragraph
+/// joins the one before); every block gets its paragraph's judgement.
+fn justext_blocks(blocks: &mut [Block], language: Option<whatlang::Lang>) {
+    let stop = justext::stop_words_for(language);
+    let mut paragraphs: Vec<justext::Paragraph> = Vec::new();
+    let mut owner = Vec::with_capacity(blocks.len());
+    for b in blocks.iter() {
+        if b.paragraph_start || paragraphs.is_empty() {
+            paragraphs.push(justext::Paragraph::default());
+        }
+        let p = paragraphs.last_mut().expect("pushed");
+        if !p.text.is_empty() {
+            p.text.push(' ');
+        }
+        p.text.push_str(&b.text);
+        // Link bytes are counted in the segmenter's text; scale them to characters.
+        let share = if b.raw_bytes > 0 {
+            (b.link_bytes as f64 / b.raw_bytes as f64).min(1.0)
+        } else {
+            0.0
+        };
+        p.link_chars += (share * b.chars as f64).round() as usize;
+        p.heading |= b.cues & html::cue::HEADING != 0;
+        p.headline |= b.cues & html::cue::H1 != 0;
+        owner.push(paragraphs.len() - 1);
+    }
+    let params = justext::Params {
+        ..stop.params(justext::Params::default())
+    };
+    let judged = justext::classify(&paragraphs, stop.words(), &params);
+    for (b, p) in blocks.iter_mut().zip(owner) {
+        b.justext = judged[p];
+    }
 }
 
 /// Mark blocks whose text repeats an earlier block's (texrex: at least 3 bytes).

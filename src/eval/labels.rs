@@ -165,6 +165,20 @@ pub fn align(blocks: &[&str], reference: &[(String, bool)]) -> Vec<Alignment> {
     out
 }
 
+/// Block labels from a page's gold text (CleanEval, Dragnet): the blocks' words are aligned
+/// with the gold text's words (Myers), and a block is content when at least half of its words
+/// align; None for a block without words.
+pub fn align_gold(blocks: &[&str], gold: &str) -> Vec<Option<bool>> {
+    let reference: Vec<(String, bool)> = WORD
+        .find_iter(&gold.to_lowercase())
+        .map(|m| (m.as_str().to_owned(), true))
+        .collect();
+    align(blocks, &reference)
+        .iter()
+        .map(|a| (a.words > 0).then_some(2 * a.aligned >= a.words))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +213,33 @@ mod tests {
         let w = labelled_words(html).unwrap();
         assert_eq!(words(&w), ["menu", "main+", "text+", "here+", "plain"]);
         assert_eq!(labelled_words(b"<p>no labels</p>"), None);
+    }
+
+    #[test]
+    fn gold_text_labels_blocks() {
+        let gold = "The Storm\nThe storm hit the coast on Monday. Roads were closed.\n";
+        let blocks = [
+            "Home | News | Sport",
+            "The Storm",
+            "The storm hit the coast on Monday.",
+            "Roads were closed, police said.",
+            "Share this story",
+            "",
+            // Words of the gold text out of order align only in part.
+            "coast closed Monday roads storm were",
+        ];
+        assert_eq!(
+            align_gold(&blocks, gold),
+            [
+                Some(false),
+                Some(true),
+                Some(true),
+                Some(true),
+                Some(false),
+                None,
+                Some(false)
+            ]
+        );
     }
 
     #[test]

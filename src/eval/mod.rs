@@ -17,9 +17,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::classify::Models;
 use crate::classify::mlp::Confusion;
 use crate::classify::ngram::{Counts, NgramModel};
+use crate::classify::{Models, combined, gbt};
 use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -326,6 +326,112 @@ pub fn block_figures<'a>(
         }
     }
     Ok(f)
+}
+
+/// Block labels of analysed pages (true = content; None = no label), for training the combined
+/// model. A page with an annotated copy in `annotated` (by page id) takes its labels from it
+/// ([`labels::align`]); any other page's blocks are aligned with its gold text
+/// ([`labels::align_gold`]).
+pub fn page_block_labels(
+    annotated: &HashMap<String, PathBuf>,
+    pages: &[&GoldPage],
+    docs: &[Option<Document>],
+) -> Result<Vec<Vec<Option<bool>>>, String> {
+    pages
+        .iter()
+        .zip(docs)
+        .map(|(p, d)| {
+            let blocks = blocks_of(d);
+            let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
+            if let Some(path) = annotated.get(&p.id) {
+                let html = read_page(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                if let Some(reference) = labels::labelled_words(&html) {
+                    return Ok(labels::align(&texts, &reference)
+                        .iter()
+                        .map(labels::Alignment::label)
+                        .collect());
+                }
+            }
+            Ok(labels::align_gold(&texts, &p.gold))
+        })
+        .collect()
+}
+
+/// Training rows for the combined model from the labelled blocks of the pages `use_page`
+/// selects (label true = boilerplate). Each page weighs the same in total, spread over its
+/// blocks by their words, as the bag-of-words F1 per page weighs them.
+pub fn combined_data(
+    docs: &[Option<Document>],
+    labels: &[Vec<Option<bool>>],
+    use_page: impl Fn(usize) -> bool,
+) -> gbt::Data {
+    let mut data = gbt::Data::new(combined::N_FEATURES);
+    for (i, (d, l)) in docs.iter().zip(labels).enumerate() {
+        if !use_page(i) {
+            continue;
+        }
+        let blocks = blocks_of(d);
+        let x = combined::features(blocks);
+        let words: f64 = blocks
+            .iter()
+            .zip(l)
+            .filter(|(_, l)| l.is_some())
+            .map(|(b, _)| 1.0 + b.boilerpipe.0.words as f64)
+            .sum();
+        let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
+        for ((b, label), row) in blocks
+            .iter()
+            .zip(l)
+            .zip(x.chunks_exact(combined::N_FEATURES))
+        {
+            if let Some(content) = label {
+                let w = labelled * (1.0 + b.boilerpipe.0.words as f64) / words;
+                data.push(row, !content, w as f32);
+            }
+        }
+    }
+    data
+}
+
+/// Cross-validate the combined model by page: page `i` is in fold `i mod k`, and its blocks'
+/// `bpv` are replaced by a model trained on the labelled pages of the other folds. Folds train
+/// on up to `threads` threads.
+pub fn cross_validate_combined(
+    docs: &mut [Option<Document>],
+    labels: &[Vec<Option<bool>>],
+    k: usize,
+    cfg: gbt::TrainConfig,
+    threads: usize,
+) {
+    let next = AtomicUsize::new(0);
+    let shared: &[Option<Document>] = docs;
+    let mut models: Vec<(usize, gbt::Gbt)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.clamp(1, k))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let fold = next.fetch_add(1, Ordering::Relaxed);
+                        if fold >= k {
+                            return out;
+                        }
+                        let data = combined_data(shared, labels, |i| i % k != fold);
+                        out.push((fold, gbt::train(&data, cfg)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("training does not panic"))
+            .collect()
+    });
+    models.sort_by_key(|(f, _)| *f);
+    for (i, d) in docs.iter_mut().enumerate() {
+        if let Some(d) = d {
+            combined::score(&mut d.blocks, &models[i % k].1);
+        }
+    }
 }
 
 /// Cross-validate the n-gram models by page: every block's n-gram score is replaced by one from

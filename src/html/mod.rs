@@ -127,6 +127,53 @@ pub struct RawBlock {
     pub container: Container,
     /// The block was opened by an end tag (`</div>` etc.).
     pub closing_start: bool,
+    /// Text bytes inside `<a>` elements (whitespace collapsed, entities undecoded).
+    pub link_bytes: u32,
+    /// Words that start inside `<a>` elements.
+    pub link_words: u32,
+    /// [`cue`] bits of the elements around the block's text, OR-ed over all of it.
+    pub cues: u32,
+    /// The block starts a jusText paragraph: it was opened by one of jusText's block tags, by
+    /// two `<br>`, or it is the first block. Blocks opened otherwise (`article`, `nav`, …)
+    /// continue the paragraph before them.
+    pub paragraph_start: bool,
+}
+
+/// Structural cues of a block: bits for the elements its text is in (tag names, and tokens of
+/// their `class`, `id` and `role` attributes), inherited from all ancestors.
+pub mod cue {
+    /// Inside `<a>`.
+    pub const LINK: u32 = 1 << 0;
+    /// Inside `h1`.
+    pub const H1: u32 = 1 << 1;
+    /// Inside `h1`…`h6`.
+    pub const HEADING: u32 = 1 << 2;
+    /// Inside `ul`, `ol` or `dl`.
+    pub const LIST: u32 = 1 << 3;
+    pub const TABLE: u32 = 1 << 4;
+    pub const FORM: u32 = 1 << 5;
+    /// `<nav>`, or a token like nav, menu, breadcrumb, pagination.
+    pub const NAV: u32 = 1 << 6;
+    /// `<header>`, or header, masthead, banner, topbar.
+    pub const HEADER: u32 = 1 << 7;
+    /// `<footer>`, or footer, copyright, contentinfo.
+    pub const FOOTER: u32 = 1 << 8;
+    /// `<aside>`, or sidebar, widget, related, recommended, popular, promo, sponsor, advert.
+    pub const ASIDE: u32 = 1 << 9;
+    /// comment, reply, respond, discuss, disqus.
+    pub const COMMENT: u32 = 1 << 10;
+    /// share, social, facebook, twitter, newsletter, subscribe, follow.
+    pub const SHARE: u32 = 1 << 11;
+    /// `<article>` or `<main>`, or article, content, post, entry, story, main, body, text.
+    pub const ARTICLE: u32 = 1 << 12;
+    /// byline, author, date, time, meta, tags, caption, credit.
+    pub const META: u32 = 1 << 13;
+    /// `blockquote`, `pre`, `figure`, `figcaption`, `caption`.
+    pub const QUOTE: u32 = 1 << 14;
+    /// `p`: running text markup.
+    pub const P: u32 = 1 << 15;
+    /// Number of cue bits.
+    pub const COUNT: usize = 16;
 }
 
 /// Values from `<title>` and `<meta name=…>` before `<body>`, in the source encoding.
@@ -220,6 +267,7 @@ const HTML5_DROP: [&[u8]; 9] = [
     b"textarea",
 ];
 
+/// texrex's break tags: each opens a new block.
 const BREAK_TAGS: [&[u8]; 13] = [
     b"div",
     b"p",
@@ -234,6 +282,59 @@ const BREAK_TAGS: [&[u8]; 13] = [
     b"td",
     b"article",
     b"section",
+];
+
+/// jusText's block tags (seed 001); with HTML5 syntax they open blocks too, and each starts a
+/// jusText paragraph.
+const JUSTEXT_TAGS: [&[u8]; 31] = [
+    b"blockquote",
+    b"caption",
+    b"center",
+    b"col",
+    b"colgroup",
+    b"dd",
+    b"div",
+    b"dl",
+    b"dt",
+    b"fieldset",
+    b"form",
+    b"h1",
+    b"h2",
+    b"h3",
+    b"h4",
+    b"h5",
+    b"h6",
+    b"legend",
+    b"li",
+    b"optgroup",
+    b"option",
+    b"p",
+    b"pre",
+    b"table",
+    b"td",
+    b"textarea",
+    b"tfoot",
+    b"th",
+    b"thead",
+    b"tr",
+    b"ul",
+];
+
+/// Further HTML5 block elements that open blocks with HTML5 syntax (as boilerpipe's atomic
+/// blocks end at every block element), without starting a jusText paragraph.
+const HTML5_BLOCKS: [&[u8]; 12] = [
+    b"article",
+    b"section",
+    b"nav",
+    b"header",
+    b"footer",
+    b"aside",
+    b"main",
+    b"figure",
+    b"figcaption",
+    b"ol",
+    b"address",
+    b"tbody",
 ];
 
 /// Elements that may appear in the head (HTML5's "in head" insertion mode).
@@ -305,6 +406,122 @@ struct Stripper<'a> {
     /// Raw-text and RCDATA elements with no end tag at or after the given position.
     unclosed: Vec<(Vec<u8>, usize)>,
     anchors: Vec<Anchor>,
+    /// Open elements: name key ([`name_key`]) and the [`cue`] bits of it and its ancestors.
+    stack: Vec<(u64, u32)>,
+    /// Where the current tag's attributes are in the input (empty with texrex syntax).
+    attrs: (usize, usize),
+    /// The last start tag was a `<br>` and no text followed it (jusText's double-br rule).
+    br_pending: bool,
+}
+
+/// Elements searched for a matching end tag: an end tag that matches nothing this close to
+/// the top of the stack is ignored, which keeps segmentation linear in the input.
+const STACK_SEARCH: usize = 256;
+
+/// Up to 8 bytes of a lower-case tag name, packed.
+fn name_key(name: &[u8]) -> u64 {
+    let mut k = [0u8; 8];
+    let n = name.len().min(8);
+    k[..n].copy_from_slice(&name[..n]);
+    u64::from_le_bytes(k)
+}
+
+/// The [`cue`] bits a tag name sets.
+fn tag_cues(name: &[u8]) -> u32 {
+    match name {
+        b"a" => cue::LINK,
+        b"h1" => cue::H1 | cue::HEADING,
+        b"h2" | b"h3" | b"h4" | b"h5" | b"h6" => cue::HEADING,
+        b"ul" | b"ol" | b"dl" => cue::LIST,
+        b"table" => cue::TABLE,
+        b"form" => cue::FORM,
+        b"nav" => cue::NAV,
+        b"header" => cue::HEADER,
+        b"footer" => cue::FOOTER,
+        b"aside" => cue::ASIDE,
+        b"article" | b"main" => cue::ARTICLE,
+        b"time" | b"address" => cue::META,
+        b"blockquote" | b"pre" | b"figure" | b"figcaption" | b"caption" => cue::QUOTE,
+        b"p" => cue::P,
+        _ => 0,
+    }
+}
+
+/// Substrings of `class`, `id` and `role` values, with the cue each sets.
+const ATTR_CUES: [(&str, u32); 47] = [
+    ("nav", cue::NAV),
+    ("menu", cue::NAV),
+    ("breadcrumb", cue::NAV),
+    ("pagination", cue::NAV),
+    ("pager", cue::NAV),
+    ("toolbar", cue::NAV),
+    ("skip", cue::NAV),
+    ("header", cue::HEADER),
+    ("masthead", cue::HEADER),
+    ("banner", cue::HEADER),
+    ("topbar", cue::HEADER),
+    ("logo", cue::HEADER),
+    ("footer", cue::FOOTER),
+    ("copyright", cue::FOOTER),
+    ("contentinfo", cue::FOOTER),
+    ("legal", cue::FOOTER),
+    ("sidebar", cue::ASIDE),
+    ("widget", cue::ASIDE),
+    ("related", cue::ASIDE),
+    ("recommend", cue::ASIDE),
+    ("popular", cue::ASIDE),
+    ("promo", cue::ASIDE),
+    ("sponsor", cue::ASIDE),
+    ("advert", cue::ASIDE),
+    ("complementary", cue::ASIDE),
+    ("teaser", cue::ASIDE),
+    ("comment", cue::COMMENT),
+    ("reply", cue::COMMENT),
+    ("respond", cue::COMMENT),
+    ("discuss", cue::COMMENT),
+    ("disqus", cue::COMMENT),
+    ("share", cue::SHARE),
+    ("social", cue::SHARE),
+    ("facebook", cue::SHARE),
+    ("twitter", cue::SHARE),
+    ("newsletter", cue::SHARE),
+    ("subscribe", cue::SHARE),
+    ("article", cue::ARTICLE),
+    ("content", cue::ARTICLE),
+    ("post", cue::ARTICLE),
+    ("entry", cue::ARTICLE),
+    ("story", cue::ARTICLE),
+    ("main", cue::ARTICLE),
+    ("byline", cue::META),
+    ("author", cue::META),
+    ("date", cue::META),
+    ("caption", cue::META),
+];
+
+/// The [`cue`] bits of a start tag's `class`, `id` and `role` attributes.
+fn attr_cues(attrs: &[u8]) -> u32 {
+    use std::sync::LazyLock;
+    static FINDER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(ATTR_CUES.iter().map(|(p, _)| p))
+            .expect("valid patterns")
+    });
+    if attrs.len() < 4 {
+        return 0;
+    }
+    let mut cues = 0;
+    for (k, v) in parse_attributes(attrs) {
+        if k.eq_ignore_ascii_case(b"class")
+            || k.eq_ignore_ascii_case(b"id")
+            || k.eq_ignore_ascii_case(b"role")
+        {
+            for m in FINDER.find_overlapping_iter(v) {
+                cues |= ATTR_CUES[m.pattern().as_usize()].1;
+            }
+        }
+    }
+    cues
 }
 
 /// Segment the raw text of a record (see [`raw_text`]) into blocks.
@@ -326,6 +543,9 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
         name: Vec::with_capacity(16),
         unclosed: Vec::new(),
         anchors: Vec::new(),
+        stack: Vec::new(),
+        attrs: (0, 0),
+        br_pending: false,
     };
     let mut end = s.run(0);
     let body_found = s.header_end.is_some();
@@ -485,9 +705,11 @@ impl Stripper<'_> {
                 });
             }
             pos = after;
+            self.attrs = if bogus { (0, 0) } else { (i, gt) };
             if !self.on_tag(after, self_closing) {
                 return after;
             }
+            self.attrs = (0, 0);
             // Raw text and RCDATA elements: their content is not markup.
             if c != b'/' && !self_closing {
                 let name = self.name.as_slice();
@@ -608,17 +830,40 @@ impl Stripper<'_> {
                 b.anchors += 1;
             }
         }
-        if name == b"br" || name == b"br/" {
+        let br = name == b"br" || name == b"br/";
+        let double_br = br && self.br_pending && self.syntax == Syntax::Html5;
+        if name[0] != b'/' {
+            self.br_pending = br;
+        }
+        if br {
             self.write_text(b" ");
         }
-        // Depth of open elements, for the nesting cap.
-        if name[0] == b'/' {
+        // Depth of open elements, for the nesting cap; the element stack, for the cues.
+        if let Some(bare) = name.strip_prefix(b"/") {
             self.depth = self.depth.saturating_sub(1);
+            let k = name_key(bare);
+            let from = self.stack.len().saturating_sub(STACK_SEARCH);
+            if let Some(p) = self.stack[from..].iter().rposition(|e| e.0 == k) {
+                self.stack.truncate(from + p);
+            }
         } else if name[0].is_ascii_alphabetic() && !self_closing && !VOID.contains(&name) {
             self.depth += 1;
             if self.depth > self.limits.max_depth {
                 self.capped = Some(Cap::Depth);
                 return false;
+            }
+            let k = name_key(name);
+            if name == b"a" {
+                // As in HTML5, an `<a>` closes an open one.
+                let from = self.stack.len().saturating_sub(STACK_SEARCH);
+                if let Some(p) = self.stack[from..].iter().rposition(|e| e.0 == k) {
+                    self.stack.truncate(from + p);
+                }
+            }
+            if self.stack.len() < self.limits.max_depth {
+                let parent = self.stack.last().map_or(0, |e| e.1);
+                let own = tag_cues(name) | attr_cues(&self.raw[self.attrs.0..self.attrs.1]);
+                self.stack.push((k, parent | own));
             }
         }
         match self.state {
@@ -664,7 +909,16 @@ impl Stripper<'_> {
                     self.drop_close = None;
                 } else if self.state == State::Text {
                     let bare = name.strip_prefix(b"/").unwrap_or(name);
-                    if BREAK_TAGS.contains(&bare) {
+                    let breaks = match self.syntax {
+                        Syntax::Texrex => BREAK_TAGS.contains(&bare),
+                        Syntax::Html5 => {
+                            double_br
+                                || JUSTEXT_TAGS.contains(&bare)
+                                || BREAK_TAGS.contains(&bare)
+                                || HTML5_BLOCKS.contains(&bare)
+                        }
+                    };
+                    if breaks {
                         self.new_div(after, name);
                         if self.blocks.len() > self.limits.max_blocks {
                             self.capped = Some(Cap::Blocks);
@@ -687,6 +941,10 @@ impl Stripper<'_> {
             }
             Some(cur) => cur,
         };
+        let paragraph = {
+            let bare = name.strip_prefix(b"/").unwrap_or(name);
+            bare.is_empty() || bare == b"br" || bare == b"body" || JUSTEXT_TAGS.contains(&bare)
+        };
         let cur = if !self.blocks[cur].text.is_empty() {
             let b = &mut self.blocks[cur];
             b.last_raw = pos.saturating_sub(1);
@@ -701,6 +959,7 @@ impl Stripper<'_> {
         self.cur = Some(cur);
         let b = &mut self.blocks[cur];
         b.first_raw = pos;
+        b.paragraph_start |= paragraph || cur == 0;
         let (closing, bare) = match name.strip_prefix(b"/") {
             Some(bare) => (true, bare),
             None => (false, name),
@@ -716,12 +975,24 @@ impl Stripper<'_> {
             return;
         }
         let Some(cur) = self.cur else { return };
-        let t = &mut self.blocks[cur].text;
+        let cues = self.stack.last().map_or(0, |e| e.1);
+        let block = &mut self.blocks[cur];
+        let t = &mut block.text;
+        let (before, mut words) = (t.len(), 0u32);
         for &b in bytes {
             if !is_ws(b) {
+                words += u32::from(t.last().is_none_or(|&l| is_ws(l)));
                 t.push(b);
             } else if t.last().is_some_and(|&l| !is_ws(l)) {
                 t.push(b' ');
+            }
+        }
+        if t[before..].iter().any(|&b| !is_ws(b)) {
+            self.br_pending = false;
+            block.cues |= cues;
+            if cues & cue::LINK != 0 {
+                block.link_bytes += (t.len() - before) as u32;
+                block.link_words += words;
             }
         }
     }
@@ -893,6 +1164,70 @@ mod tests {
             .filter(|b| !b.text.is_empty())
             .map(|b| String::from_utf8_lossy(&b.text).into_owned())
             .collect()
+    }
+
+    fn blocks(html: &str) -> Vec<RawBlock> {
+        let raw = raw_text(html.as_bytes());
+        segment(&raw, Limits::default(), Syntax::Html5)
+            .blocks
+            .into_iter()
+            .filter(|b| !b.text.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn link_text_and_structural_cues() {
+        let b = blocks(
+            r#"<body><nav class="site-menu"><ul><li><a href="/">Home</a></li></ul></nav>
+            <div id="content"><p>Some <a href="x">linked words</a> in a sentence.
+            <a name="unclosed">more</div><p>after the div</p>
+            <div class="comments"><h2>Reply</h2></div>
+            <footer><table><tr><td>© 2024</td></tr></table></footer></body>"#,
+        );
+        let texts: Vec<_> = b.iter().map(|b| String::from_utf8_lossy(&b.text)).collect();
+        assert_eq!(
+            texts,
+            [
+                "Home",
+                "Some linked words in a sentence. more",
+                "after the div",
+                "Reply",
+                "© 2024"
+            ]
+        );
+        assert_eq!((b[0].link_bytes, b[0].link_words), (4, 1));
+        assert_eq!(b[0].cues, cue::NAV | cue::LIST | cue::LINK);
+        // "linked words" and "more" (an `<a>` that the closing `</div>` ends).
+        assert_eq!(b[1].link_words, 3);
+        assert_eq!(b[1].link_bytes, "linked wordsmore".len() as u32);
+        assert_eq!(b[1].cues, cue::ARTICLE | cue::P | cue::LINK);
+        assert_eq!(b[2].cues, cue::P);
+        assert_eq!(b[3].cues, cue::COMMENT | cue::HEADING);
+        assert_eq!(b[4].cues, cue::FOOTER | cue::TABLE);
+    }
+
+    #[test]
+    fn justext_block_tags_and_double_br() {
+        let b = blocks(
+            "<body><div>One<br>still one<br> <br>two<article>three</article>four</div>\
+             <section><p>five</p></section><table><tr><th>six</th></tr></table></body>",
+        );
+        let texts: Vec<_> = b.iter().map(|b| String::from_utf8_lossy(&b.text)).collect();
+        assert_eq!(
+            texts,
+            ["One still one ", "two", "three", "four", "five", "six"]
+        );
+        let starts: Vec<_> = b.iter().map(|b| b.paragraph_start).collect();
+        // `article` opens blocks but not jusText paragraphs; two `<br>`, `p` and `tr` do.
+        assert_eq!(starts, [true, true, false, false, true, true]);
+        // texrex's syntax keeps texrex's blocks.
+        assert_eq!(
+            texts_with(
+                "<body><div>a<br><br>b</div><table><tr><td>c",
+                Syntax::Texrex
+            ),
+            ["a b", "c "]
+        );
     }
 
     #[test]

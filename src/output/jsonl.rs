@@ -46,8 +46,9 @@ struct BlockLine<'a> {
     idx: usize,
     bpv: f32,
     bpc: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ngram: Option<f32>,
+    /// Every other scorer's result ([`super::block_scores`]).
+    #[serde(flatten)]
+    scores: serde_json::Map<String, serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dup_of: Option<usize>,
     text: &'a str,
@@ -116,7 +117,10 @@ pub fn write_doc(
                 idx: b.idx,
                 bpv: b.bpv,
                 bpc: bpc(b.bpv).to_string(),
-                ngram: b.ngram,
+                scores: super::block_scores(b)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v.json()))
+                    .collect(),
                 dup_of: b.dup_of,
                 text: &b.text,
             })

@@ -4,3 +4,68 @@ pub mod filter;
 pub mod jsonl;
 pub mod stats;
 pub mod xml;
+
+use crate::document::Block;
+use crate::features::texrex::format_general;
+
+/// One scorer's result for a block, as the writers print it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Score {
+    Num(f64),
+    Text(&'static str),
+}
+
+impl Score {
+    /// The value as text: numbers as texrex prints them.
+    pub fn text(&self) -> String {
+        match *self {
+            Score::Num(x) => format_general(x),
+            Score::Text(t) => t.to_string(),
+        }
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        match *self {
+            Score::Num(x) => serde_json::json!(x),
+            Score::Text(t) => serde_json::json!(t),
+        }
+    }
+}
+
+/// Every scorer's result for a block besides `bpv`, by the name the writers use (XML
+/// attributes, JSON keys, TSV columns): `mlp` (texrex's MLP), `ngram` (NCleaner, bits per
+/// character; absent when off or without letters), `justext` and `justextcf` (jusText's final
+/// and context-free class), `stopwords` (stop-word density), `boilerpipe` (Algorithm 2) and
+/// `bpdensity` (Algorithm 1), `linkdensity` and `textdensity` (boilerpipe's features).
+pub fn block_scores(b: &Block) -> Vec<(&'static str, Score)> {
+    let (stats, decisions) = b.boilerpipe;
+    let bp = |content: bool| Score::Text(if content { "content" } else { "boilerplate" });
+    let round = |x: f64| (x * 1e4).round() / 1e4;
+    let mut out = vec![("mlp", Score::Num(b.mlp as f64))];
+    if let Some(n) = b.ngram {
+        out.push(("ngram", Score::Num(n as f64)));
+    }
+    out.extend([
+        ("justext", Score::Text(b.justext.class.as_str())),
+        ("justextcf", Score::Text(b.justext.context_free.as_str())),
+        ("stopwords", Score::Num(round(b.justext.stopword_density))),
+        ("boilerpipe", bp(decisions.num_words)),
+        ("bpdensity", bp(decisions.densitometric)),
+        ("linkdensity", Score::Num(round(stats.link_density()))),
+        ("textdensity", Score::Num(round(stats.text_density))),
+    ]);
+    out
+}
+
+/// The names of every score [`block_scores`] may give, in its order.
+pub const SCORE_NAMES: [&str; 9] = [
+    "mlp",
+    "ngram",
+    "justext",
+    "justextcf",
+    "stopwords",
+    "boilerpipe",
+    "bpdensity",
+    "linkdensity",
+    "textdensity",
+];

@@ -8,7 +8,7 @@
 //! <title>
 //! …
 //! </title>
-//! <div idx="0" bpc="…" bpv="…" ngram="…">
+//! <div idx="0" bpc="…" bpv="…" mlp="…" ngram="…" justext="…" justextcf="…" stopwords="…" boilerpipe="…" bpdensity="…" linkdensity="…" textdensity="…">
 //! text
 //! </div>
 //! </doc>
@@ -184,8 +184,8 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
             )
             .as_bytes(),
         );
-        if let Some(n) = b.ngram {
-            out.extend_from_slice(format!(" ngram=\"{}\"", format_general(n as f64)).as_bytes());
+        for (name, score) in super::block_scores(b) {
+            out.extend_from_slice(format!(" {name}=\"{}\"", score.text()).as_bytes());
         }
         out.extend_from_slice(b">\n");
         text_lines(out, &b.text, lines);

@@ -274,7 +274,7 @@ struct DocOut {
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let d = &cfg.doc;
     let s = format!(
-        "v3 threshold={} max_depth={} max_blocks={} syntax={:?} filter={:?} max_badness={:?} \
+        "v4 threshold={} max_depth={} max_blocks={} syntax={:?} filter={:?} max_badness={:?} \
          min_length={} shingles={} links={} dup_blocks={:?} max_payload={} formats={:?} \
          exact_dups={:?} model={}",
         d.threshold,
