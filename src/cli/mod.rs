@@ -1233,10 +1233,7 @@ fn cowrex_texts(
         let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
         eval::cross_validate_ngram(&gold, &mut docs, &models, k);
         if a.scorer == ScorerArg::Combined {
-            // The n-gram scores are the cross-validated ones now, as are the combined model's.
-            for d in docs.iter_mut().flatten() {
-                document::score_blocks(&mut d.blocks, d.language, &models);
-            }
+            // The combined model's features read the cross-validated n-gram scores.
             let labels = combined_labels(a.blocks.as_deref(), sets, pages, &docs)?;
             let cfg = classify::gbt::TrainConfig::default();
             eval::cross_validate_combined(&mut docs, &labels, k, cfg, threads);

@@ -34,8 +34,9 @@ pub struct Block {
     pub boilerpipe: (boilerpipe::Stats, boilerpipe::Decisions),
     /// Structural cues ([`html::cue`] bits).
     pub cues: u32,
-    /// Bytes of the segmenter's text inside links, and its length (link density for jusText).
+    /// Bytes of the segmenter's text inside links (jusText's link density)…
     pub link_bytes: u32,
+    /// …and of all of it.
     pub raw_bytes: u32,
     /// The block starts a jusText paragraph.
     pub paragraph_start: bool,
@@ -450,7 +451,7 @@ pub fn analyze(
 
 /// Run every scorer on a document's blocks and set `bpv` from the deciding one; returns the
 /// built-in MLP that scored them, if one did.
-pub fn score_blocks(
+fn score_blocks(
     blocks: &mut [Block],
     language: Option<whatlang::Lang>,
     models: &Models,
@@ -514,9 +515,7 @@ fn justext_blocks(blocks: &mut [Block], language: Option<whatlang::Lang>) {
         p.headline |= b.cues & html::cue::H1 != 0;
         owner.push(paragraphs.len() - 1);
     }
-    let params = justext::Params {
-        ..stop.params(justext::Params::default())
-    };
+    let params = stop.params(justext::Params::default());
     let judged = justext::classify(&paragraphs, stop.words(), &params);
     for (b, p) in blocks.iter_mut().zip(owner) {
         b.justext = judged[p];

@@ -911,10 +911,10 @@ impl Stripper<'_> {
                     let bare = name.strip_prefix(b"/").unwrap_or(name);
                     let breaks = match self.syntax {
                         Syntax::Texrex => BREAK_TAGS.contains(&bare),
+                        // texrex's break tags are among these (a test checks it).
                         Syntax::Html5 => {
                             double_br
                                 || JUSTEXT_TAGS.contains(&bare)
-                                || BREAK_TAGS.contains(&bare)
                                 || HTML5_BLOCKS.contains(&bare)
                         }
                     };
@@ -1204,6 +1204,15 @@ mod tests {
         assert_eq!(b[2].cues, cue::P);
         assert_eq!(b[3].cues, cue::COMMENT | cue::HEADING);
         assert_eq!(b[4].cues, cue::FOOTER | cue::TABLE);
+    }
+
+    #[test]
+    fn html5_blocks_include_texrex_break_tags() {
+        assert!(
+            BREAK_TAGS
+                .iter()
+                .all(|t| JUSTEXT_TAGS.contains(t) || HTML5_BLOCKS.contains(t))
+        );
     }
 
     #[test]
