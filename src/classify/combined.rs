@@ -124,7 +124,7 @@ pub fn features(blocks: &[Block]) -> Vec<f32> {
 /// Set every block's `bpv` to the model's probability that it is boilerplate.
 pub fn score(blocks: &mut [Block], model: &Gbt) {
     let x = features(blocks);
-    for (b, row) in blocks.iter_mut().zip(x.chunks_exact(N_FEATURES)) {
-        b.bpv = model.predict(row);
+    for (b, p) in blocks.iter_mut().zip(model.predict_rows(&x)) {
+        b.bpv = p;
     }
 }

@@ -29,6 +29,114 @@ pub struct Gbt {
     pub features: usize,
     base: f32,
     trees: Vec<Vec<Node>>,
+    /// The same trees laid out for scoring many rows; `None` when they are too deep for it.
+    flat: Option<Flat>,
+}
+
+/// Trees deeper than this are scored by walking their nodes.
+const MAX_FLAT_DEPTH: usize = 10;
+
+/// The trees as complete binary trees of one depth, in arrays: a row takes `depth` steps of
+/// `i = 2i + 2 - (x[feature[i]] <= threshold[i])` with no branch to mispredict. A leaf above
+/// the full depth is padded with splits whose both sides lead to copies of it.
+#[derive(Debug, Clone, PartialEq)]
+struct Flat {
+    depth: usize,
+    feature: Vec<u16>,
+    threshold: Vec<f32>,
+    leaf: Vec<f32>,
+}
+
+impl Flat {
+    fn new(trees: &[Vec<Node>]) -> Option<Flat> {
+        let depth = trees.iter().map(|t| tree_depth(t)).max().unwrap_or(0);
+        if depth > MAX_FLAT_DEPTH {
+            return None;
+        }
+        let (inner, leaves) = ((1usize << depth) - 1, 1usize << depth);
+        let mut flat = Flat {
+            depth,
+            feature: vec![0; inner * trees.len()],
+            threshold: vec![0.0; inner * trees.len()],
+            leaf: vec![0.0; leaves * trees.len()],
+        };
+        for (t, tree) in trees.iter().enumerate() {
+            // (node, position in the complete tree, level)
+            let mut stack = vec![(0usize, 0usize, 0usize)];
+            while let Some((node, pos, level)) = stack.pop() {
+                match tree[node] {
+                    Node::Split {
+                        feature,
+                        threshold,
+                        left,
+                        right,
+                    } => {
+                        flat.feature[t * inner + pos] = feature;
+                        flat.threshold[t * inner + pos] = threshold;
+                        stack.push((left as usize, 2 * pos + 1, level + 1));
+                        stack.push((right as usize, 2 * pos + 2, level + 1));
+                    }
+                    Node::Leaf(v) if level == depth => flat.leaf[t * leaves + pos - inner] = v,
+                    Node::Leaf(_) => {
+                        stack.push((node, 2 * pos + 1, level + 1));
+                        stack.push((node, 2 * pos + 2, level + 1));
+                    }
+                }
+            }
+        }
+        Some(flat)
+    }
+
+    /// Add every tree's value to the margins `z` of the rows (`nf` values each).
+    fn add(&self, rows: &[f32], nf: usize, z: &mut [f32]) {
+        let mut rows = rows.chunks_exact(nf * LANES);
+        let mut z = z.chunks_exact_mut(LANES);
+        for (rows, z) in (&mut rows).zip(&mut z) {
+            self.add_lanes::<LANES>(rows, nf, z);
+        }
+        for (row, z) in rows.remainder().chunks_exact(nf).zip(z.into_remainder()) {
+            self.add_lanes::<1>(row, nf, std::slice::from_mut(z));
+        }
+    }
+
+    /// [`Flat::add`] for `K` rows at once: their walks are independent, so the processor
+    /// overlaps them.
+    fn add_lanes<const K: usize>(&self, rows: &[f32], nf: usize, z: &mut [f32]) {
+        let (inner, leaves) = ((1usize << self.depth) - 1, 1usize << self.depth);
+        for (t, leaf) in self.leaf.chunks_exact(leaves).enumerate() {
+            let feature = &self.feature[t * inner..(t + 1) * inner];
+            let threshold = &self.threshold[t * inner..(t + 1) * inner];
+            let mut at = [0usize; K];
+            for _ in 0..self.depth {
+                for (k, i) in at.iter_mut().enumerate() {
+                    let x = rows[k * nf + feature[*i] as usize];
+                    // Left child 2i + 1 when x <= t, else (NaN too, as in the walk) 2i + 2.
+                    *i = 2 * *i + 2 - usize::from(x <= threshold[*i]);
+                }
+            }
+            for (zk, i) in z.iter_mut().zip(at) {
+                *zk += leaf[i - inner];
+            }
+        }
+    }
+}
+
+/// Rows scored together by [`Flat::add`].
+const LANES: usize = 8;
+
+/// The number of splits on the longest path from the root (nodes point forward, see `parse`).
+fn tree_depth(tree: &[Node]) -> usize {
+    let mut level = vec![0usize; tree.len()];
+    let mut deepest = 0;
+    for (i, node) in tree.iter().enumerate() {
+        if let Node::Split { left, right, .. } = *node {
+            for child in [left, right] {
+                level[child as usize] = level[child as usize].max(level[i] + 1);
+            }
+            deepest = deepest.max(level[i] + 1);
+        }
+    }
+    deepest
 }
 
 /// Training settings.
@@ -135,6 +243,30 @@ impl Gbt {
         sigmoid(self.margin(x))
     }
 
+    /// P(positive) for each of the rows (row-major, `features` values per row); the same
+    /// values as [`Gbt::predict`] on each, computed tree by tree over all rows.
+    pub fn predict_rows(&self, rows: &[f32]) -> Vec<f32> {
+        let mut z = vec![self.base; rows.len() / self.features];
+        match &self.flat {
+            Some(flat) => flat.add(rows, self.features, &mut z),
+            None => {
+                for (zi, row) in z.iter_mut().zip(rows.chunks_exact(self.features)) {
+                    *zi = self.margin(row);
+                }
+            }
+        }
+        z.into_iter().map(sigmoid).collect()
+    }
+
+    fn new(features: usize, base: f32, trees: Vec<Vec<Node>>) -> Gbt {
+        Gbt {
+            features,
+            base,
+            flat: Flat::new(&trees),
+            trees,
+        }
+    }
+
     /// The model in its text format.
     pub fn to_text(&self) -> String {
         let mut out = format!(
@@ -223,11 +355,7 @@ impl Gbt {
         if trees.len() != n_trees {
             return Err(bad("tree count"));
         }
-        Ok(Gbt {
-            features,
-            base,
-            trees,
-        })
+        Ok(Gbt::new(features, base, trees))
     }
 }
 
@@ -319,11 +447,7 @@ pub fn train(data: &Data, cfg: TrainConfig) -> Gbt {
                 .collect()
         })
         .collect();
-    Gbt {
-        features: nf,
-        base,
-        trees,
-    }
+    Gbt::new(nf, base, trees)
 }
 
 /// A node during training: splits on bin indices (left when bin <= `bin`).
@@ -491,6 +615,42 @@ mod tests {
         let again = Gbt::parse(&m.to_text()).unwrap();
         assert_eq!(again, m);
         assert_eq!(train(&train_set, cfg).to_text(), m.to_text());
+    }
+
+    #[test]
+    fn batch_scoring_equals_the_node_walk() {
+        let data = circle(3000);
+        let m = train(
+            &data,
+            TrainConfig {
+                trees: 30,
+                depth: 5,
+                ..TrainConfig::default()
+            },
+        );
+        assert!(m.flat.is_some());
+        let mut rows = data.x[..300 * 3].to_vec();
+        rows[4] = f32::NAN;
+        rows[9] = f32::INFINITY;
+        let batch = m.predict_rows(&rows);
+        for (p, row) in batch.iter().zip(rows.chunks_exact(3)) {
+            assert_eq!(p.to_bits(), m.predict(row).to_bits());
+        }
+        // A chain deeper than the flat layout allows is scored by walking it.
+        let deep: Vec<String> = (0..=MAX_FLAT_DEPTH)
+            .map(|k| format!("0:{}.0:{}:{}", k, 2 * k + 1, 2 * k + 2) + &format!(" ={k}.0"))
+            .collect();
+        let deep = Gbt::parse(&format!("cowrex-gbt 1 1 1 0.0\n{} =9.0\n", deep.join(" ")));
+        let deep = deep.unwrap();
+        assert!(deep.flat.is_none());
+        let rows = [0.5f32, 3.5, 100.0];
+        let want: Vec<f32> = rows.iter().map(|x| deep.predict(&[*x])).collect();
+        assert_eq!(deep.predict_rows(&rows), want);
+        assert_eq!(
+            want[1],
+            sigmoid(4.0),
+            "3.5 > 3.0 goes on to the split at 4.0"
+        );
     }
 
     #[test]
