@@ -2,7 +2,8 @@
 //! the cues around a block — texrex's 37 features and MLP score, the n-gram score, jusText's
 //! classes and stop-word density, boilerpipe's word counts, link and text densities of the
 //! previous, current and next block and its decisions, the structural cues of the markup
-//! ([`crate::html::cue`]), the block's position in the page, and its neighbours' scores.
+//! ([`crate::html::cue`]), the block's position in the page, its neighbours' scores, and the
+//! regions of the page it is in (the elements whose text spans several blocks).
 //!
 //! [`features`] is the one definition of the model's input, for training and for scoring.
 
@@ -12,15 +13,87 @@ use crate::document::Block;
 use crate::html::cue;
 
 /// Number of features per block.
-pub const N_FEATURES: usize = 96;
+pub const N_FEATURES: usize = 109;
 
 fn log1p(x: f64) -> f32 {
     (x.ln_1p()) as f32
 }
 
-/// The model's input rows for a document's blocks, row-major ([`N_FEATURES`] per block).
-pub fn features(blocks: &[Block]) -> Vec<f32> {
+/// Features of a block from the regions around it: for its innermost and second innermost
+/// region, the region's blocks, its share of the page's words, its link density, the share of
+/// its words in blocks jusText keeps, and the block's share of its words; then whether the
+/// block is in the main region (the region whose words in blocks jusText or boilerpipe keep
+/// most outnumber the rest), that region's share of the words, and how many regions hold the
+/// block. `regions` are inclusive block ranges sorted by start, outer first.
+const REGION_FEATURES: usize = 13;
+
+fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION_FEATURES]> {
     let n = blocks.len();
+    // Prefix sums of words, link words, words jusText keeps, and kept minus other words.
+    let mut sums = vec![[0f64; 4]; n + 1];
+    for (i, b) in blocks.iter().enumerate() {
+        let words = b.boilerpipe.0.words as f64;
+        let good = b.justext.class == Class::Good;
+        let kept = good || b.boilerpipe.1.num_words;
+        let row = [
+            words,
+            b.boilerpipe.0.link_words as f64,
+            if good { words } else { 0.0 },
+            if kept { words } else { -words },
+        ];
+        for k in 0..4 {
+            sums[i + 1][k] = sums[i][k] + row[k];
+        }
+    }
+    let sum = |r: (u32, u32), k: usize| sums[r.1 as usize + 1][k] - sums[r.0 as usize][k];
+    let total = sums[n][0].max(1.0);
+    let main = regions
+        .iter()
+        .copied()
+        .max_by(|a, b| sum(*a, 3).total_cmp(&sum(*b, 3)).then(b.cmp(a)));
+    let mut out = vec![[0f32; REGION_FEATURES]; n];
+    let (mut open, mut next) = (Vec::new(), 0);
+    for (i, row) in out.iter_mut().enumerate() {
+        let at = i as u32;
+        while next < regions.len() && regions[next].0 <= at {
+            while open
+                .last()
+                .is_some_and(|r: &(u32, u32)| r.1 < regions[next].0)
+            {
+                open.pop();
+            }
+            open.push(regions[next]);
+            next += 1;
+        }
+        while open.last().is_some_and(|r| r.1 < at) {
+            open.pop();
+        }
+        let words = blocks[i].boilerpipe.0.words as f64;
+        let holding: Vec<(u32, u32)> = open.iter().rev().filter(|r| r.1 >= at).copied().collect();
+        for (level, r) in holding.iter().take(2).enumerate() {
+            let w = sum(*r, 0).max(1.0);
+            row[level * 5..level * 5 + 5].copy_from_slice(&[
+                log1p((r.1 - r.0 + 1) as f64),
+                (sum(*r, 0) / total) as f32,
+                (sum(*r, 1) / w) as f32,
+                (sum(*r, 2) / w) as f32,
+                (words / w) as f32,
+            ]);
+        }
+        if let Some(m) = main {
+            row[10] = f32::from(u8::from(m.0 <= at && at <= m.1));
+            row[11] = (sum(m, 0) / total) as f32;
+        }
+        row[12] = log1p(holding.len() as f64);
+    }
+    out
+}
+
+/// The model's input rows for a document's blocks, row-major ([`N_FEATURES`] per block);
+/// `regions` as in [`crate::document::Document::regions`].
+pub fn features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
+    let n = blocks.len();
+    let region = region_features(blocks, regions);
     let mut out = Vec::with_capacity(n * N_FEATURES);
     let total_chars: usize = blocks.iter().map(|b| b.chars).sum::<usize>().max(1);
     let total_words: u32 = blocks
@@ -115,6 +188,7 @@ pub fn features(blocks: &[Block]) -> Vec<f32> {
         out.push(good_words / total_words as f32);
         out.push(article_blocks / n as f32);
         out.push(f32::from(u8::from(i > last_good)) + f32::from(u8::from(i < first_good)) * 2.0);
+        out.extend_from_slice(&region[i]);
         chars_before += b.chars;
         debug_assert_eq!(out.len() - start, N_FEATURES);
     }
@@ -122,8 +196,8 @@ pub fn features(blocks: &[Block]) -> Vec<f32> {
 }
 
 /// Set every block's `bpv` to the model's probability that it is boilerplate.
-pub fn score(blocks: &mut [Block], model: &Gbt) {
-    let x = features(blocks);
+pub fn score(blocks: &mut [Block], regions: &[(u32, u32)], model: &Gbt) {
+    let x = features(blocks, regions);
     for (b, p) in blocks.iter_mut().zip(model.predict_rows(&x)) {
         b.bpv = p;
     }

@@ -346,6 +346,7 @@ mod tests {
         assert_eq!(std.params, ngram::Params::STANDARD);
         let nl = m.ngram(Some(whatlang::Lang::Deu)).unwrap();
         assert_eq!(nl.params, ngram::Params::NON_LEXICAL);
+        assert_eq!(m.combined().features, combined::N_FEATURES);
     }
 
     #[test]

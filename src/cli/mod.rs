@@ -360,18 +360,39 @@ struct TrainCombinedArgs {
     /// Only these sets (comma-separated; default: all).
     #[arg(long, value_delimiter = ',', value_name = "SET")]
     sets: Vec<String>,
-    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().trees)]
-    trees: usize,
-    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().depth)]
-    depth: usize,
-    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().learning_rate)]
-    learning_rate: f32,
+    #[command(flatten)]
+    gbt: GbtArgs,
     /// Where to write the model (gzipped when it ends in .gz).
     #[arg(short, long, value_name = "MODEL")]
     out: PathBuf,
     /// Worker threads (default: available cores).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
+}
+
+/// How the combined model's trees are trained.
+#[derive(Args)]
+struct GbtArgs {
+    /// Number of trees of the combined model.
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().trees)]
+    trees: usize,
+    /// Maximum depth of its trees.
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().depth)]
+    depth: usize,
+    /// Shrinkage of every tree's values.
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().learning_rate)]
+    learning_rate: f32,
+}
+
+impl GbtArgs {
+    fn config(&self) -> classify::gbt::TrainConfig {
+        classify::gbt::TrainConfig {
+            trees: self.trees,
+            depth: self.depth,
+            learning_rate: self.learning_rate,
+            ..Default::default()
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -466,6 +487,9 @@ struct EvalArgs {
     /// annotated copy, from its gold text otherwise.
     #[arg(long, value_name = "K")]
     cv: Option<usize>,
+    /// The combined model's training under --cv.
+    #[command(flatten)]
+    gbt: GbtArgs,
     /// Worker threads (default: available cores).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
@@ -1235,8 +1259,7 @@ fn cowrex_texts(
         if a.scorer == ScorerArg::Combined {
             // The combined model's features read the cross-validated n-gram scores.
             let labels = combined_labels(a.blocks.as_deref(), sets, pages, &docs)?;
-            let cfg = classify::gbt::TrainConfig::default();
-            eval::cross_validate_combined(&mut docs, &labels, k, cfg, threads);
+            eval::cross_validate_combined(&mut docs, &labels, k, a.gbt.config(), threads);
         }
     }
     let texts = docs
@@ -1437,13 +1460,7 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
         data.len(),
         positive
     );
-    let cfg = classify::gbt::TrainConfig {
-        trees: a.trees,
-        depth: a.depth,
-        learning_rate: a.learning_rate,
-        ..Default::default()
-    };
-    let text = classify::gbt::train(&data, cfg).to_text();
+    let text = classify::gbt::train(&data, a.gbt.config()).to_text();
     write_model(&a.out, &text)
 }
 

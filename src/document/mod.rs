@@ -93,6 +93,9 @@ pub struct Document {
     /// The built-in MLP that scored the blocks (`None`: a model file given with `--model`).
     pub model: Option<ModelLang>,
     pub blocks: Vec<Block>,
+    /// The elements whose text spans several of `blocks`: their first and last block
+    /// (positions in `blocks`), without repeats, sorted by start and outer first.
+    pub regions: Vec<(u32, u32)>,
     /// Blocks found by segmentation, valid or not.
     pub blocks_total: usize,
     pub figures: DocFigures,
@@ -342,6 +345,7 @@ pub fn analyze(
             dup_of: None,
         });
     }
+    let regions = block_regions(&blocks, &seg.regions);
     times.features += elapsed(&mut t);
     let language = if models.needs_language() {
         classify::identify_language(blocks.iter().map(|b| b.text.as_str()))
@@ -349,7 +353,7 @@ pub fn analyze(
         None
     };
     times.language += elapsed(&mut t);
-    let model = score_blocks(&mut blocks, language, models);
+    let model = score_blocks(&mut blocks, &regions, language, models);
     let figures = figures(&blocks, cfg.threshold);
     times.score += elapsed(&mut t);
     if blocks.is_empty() {
@@ -435,6 +439,7 @@ pub fn analyze(
         tld,
         language,
         model,
+        regions,
         blocks_total: seg.blocks.len(),
         blocks,
         figures,
@@ -453,6 +458,7 @@ pub fn analyze(
 /// built-in MLP that scored them, if one did.
 fn score_blocks(
     blocks: &mut [Block],
+    regions: &[(u32, u32)],
     language: Option<whatlang::Lang>,
     models: &Models,
 ) -> Option<ModelLang> {
@@ -484,9 +490,25 @@ fn score_blocks(
         Scorer::Boilerpipe => blocks
             .iter_mut()
             .for_each(|b| b.bpv = decide(b.boilerpipe.1.num_words)),
-        Scorer::Combined => classify::combined::score(blocks, models.combined()),
+        Scorer::Combined => classify::combined::score(blocks, regions, models.combined()),
     }
     model
+}
+
+/// The segmenter's regions (inclusive ranges of raw block indices) as ranges of `blocks`
+/// positions, keeping those of two blocks or more, sorted by start, outer first.
+fn block_regions(blocks: &[Block], raw: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = raw
+        .iter()
+        .filter_map(|&(first, last)| {
+            let lo = blocks.partition_point(|b| (b.idx as u32) < first);
+            let hi = blocks.partition_point(|b| (b.idx as u32) <= last);
+            (hi >= lo + 2).then_some((lo as u32, hi as u32 - 1))
+        })
+        .collect();
+    out.sort_by_key(|&(first, last)| (first, std::cmp::Reverse(last)));
+    out.dedup();
+    out
 }
 
 /// jusText over the paragraphs the blocks make up (a block that does not start a paragraph

@@ -371,7 +371,8 @@ pub fn combined_data(
             continue;
         }
         let blocks = blocks_of(d);
-        let x = combined::features(blocks);
+        let regions = d.as_ref().map_or(&[][..], |d| &d.regions[..]);
+        let x = combined::features(blocks, regions);
         let words: f64 = blocks
             .iter()
             .zip(l)
@@ -429,7 +430,7 @@ pub fn cross_validate_combined(
     models.sort_by_key(|(f, _)| *f);
     for (i, d) in docs.iter_mut().enumerate() {
         if let Some(d) = d {
-            combined::score(&mut d.blocks, &models[i % k].1);
+            combined::score(&mut d.blocks, &d.regions, &models[i % k].1);
         }
     }
 }

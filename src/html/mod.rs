@@ -245,6 +245,9 @@ pub struct Segmentation {
     pub capped: Option<Cap>,
     /// `<a>` tags in the text, in order (HTML5 syntax only).
     pub anchors: Vec<Anchor>,
+    /// Elements whose text spans more than one block: the first and last block with their
+    /// text (indices into `blocks`), in the order the elements closed.
+    pub regions: Vec<(u32, u32)>,
 }
 
 /// texrex's drop containers: elements whose content writes no text.
@@ -406,23 +409,104 @@ struct Stripper<'a> {
     /// Raw-text and RCDATA elements with no end tag at or after the given position.
     unclosed: Vec<(Vec<u8>, usize)>,
     anchors: Vec<Anchor>,
-    /// Open elements: name key ([`name_key`]) and the [`cue`] bits of it and its ancestors.
-    stack: Vec<(u64, u32)>,
+    /// Open elements.
+    stack: Vec<Open>,
+    /// Open elements from this index on have no text yet.
+    untexted: usize,
+    /// The block that got text last.
+    last_text: u32,
+    regions: Vec<(u32, u32)>,
     /// Where the current tag's attributes are in the input (empty with texrex syntax).
     attrs: (usize, usize),
     /// The last start tag was a `<br>` and no text followed it (jusText's double-br rule).
     br_pending: bool,
 }
 
+/// Start tags that end an open `<p>` (HTML5's "close a p element").
+const CLOSE_P: [&[u8]; 35] = [
+    b"li",
+    b"dd",
+    b"dt",
+    b"pre",
+    b"section",
+    b"ul",
+    b"table",
+    b"address",
+    b"article",
+    b"aside",
+    b"blockquote",
+    b"center",
+    b"details",
+    b"dialog",
+    b"dir",
+    b"div",
+    b"dl",
+    b"fieldset",
+    b"figcaption",
+    b"figure",
+    b"footer",
+    b"form",
+    b"h1",
+    b"h2",
+    b"h3",
+    b"h4",
+    b"h5",
+    b"h6",
+    b"header",
+    b"hr",
+    b"main",
+    b"menu",
+    b"nav",
+    b"ol",
+    b"p",
+];
+
+/// Elements an implied end tag is not searched beyond (HTML5's scope boundaries, roughly), as
+/// [`name_key`]s.
+const SCOPE_KEYS: [u64; 10] = {
+    let names: [&[u8]; 10] = [
+        b"table",
+        b"td",
+        b"th",
+        b"caption",
+        b"button",
+        b"html",
+        b"object",
+        b"template",
+        b"ul",
+        b"ol",
+    ];
+    let mut keys = [0; 10];
+    let mut i = 0;
+    while i < 10 {
+        keys[i] = name_key(names[i]);
+        i += 1;
+    }
+    keys
+};
+/// An open element: its name key ([`name_key`]), the [`cue`] bits of it and its ancestors,
+/// and the first block with its text ([`NO_TEXT`] while it has none).
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    key: u64,
+    cues: u32,
+    first: u32,
+}
+
+const NO_TEXT: u32 = u32::MAX;
+
 /// Elements searched for a matching end tag: an end tag that matches nothing this close to
 /// the top of the stack is ignored, which keeps segmentation linear in the input.
 const STACK_SEARCH: usize = 256;
 
 /// Up to 8 bytes of a lower-case tag name, packed.
-fn name_key(name: &[u8]) -> u64 {
+const fn name_key(name: &[u8]) -> u64 {
     let mut k = [0u8; 8];
-    let n = name.len().min(8);
-    k[..n].copy_from_slice(&name[..n]);
+    let mut i = 0;
+    while i < name.len() && i < 8 {
+        k[i] = name[i];
+        i += 1;
+    }
     u64::from_le_bytes(k)
 }
 
@@ -544,6 +628,9 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
         unclosed: Vec::new(),
         anchors: Vec::new(),
         stack: Vec::new(),
+        untexted: 0,
+        last_text: 0,
+        regions: Vec::new(),
         attrs: (0, 0),
         br_pending: false,
     };
@@ -560,6 +647,7 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
     if s.cur.is_some() {
         s.new_div(end, b"");
     }
+    s.close_to(0);
     let header = &raw[..s.header_end.unwrap_or(raw.len()).min(raw.len())];
     Segmentation {
         blocks: s.blocks,
@@ -568,6 +656,7 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
         body_found,
         capped: s.capped,
         anchors: s.anchors,
+        regions: s.regions,
     }
 }
 
@@ -843,8 +932,8 @@ impl Stripper<'_> {
             self.depth = self.depth.saturating_sub(1);
             let k = name_key(bare);
             let from = self.stack.len().saturating_sub(STACK_SEARCH);
-            if let Some(p) = self.stack[from..].iter().rposition(|e| e.0 == k) {
-                self.stack.truncate(from + p);
+            if let Some(p) = self.stack[from..].iter().rposition(|e| e.key == k) {
+                self.close_to(from + p);
             }
         } else if name[0].is_ascii_alphabetic() && !self_closing && !VOID.contains(&name) {
             self.depth += 1;
@@ -853,17 +942,33 @@ impl Stripper<'_> {
                 return false;
             }
             let k = name_key(name);
+            // As in HTML5, these start tags end an open `p`, `li`, `dd` or `dt`.
+            if CLOSE_P.contains(&name) {
+                self.close_implied(b"p");
+            }
+            match name {
+                b"li" => self.close_implied(b"li"),
+                b"dd" | b"dt" => {
+                    self.close_implied(b"dd");
+                    self.close_implied(b"dt");
+                }
+                _ => {}
+            }
             if name == b"a" {
                 // As in HTML5, an `<a>` closes an open one.
                 let from = self.stack.len().saturating_sub(STACK_SEARCH);
-                if let Some(p) = self.stack[from..].iter().rposition(|e| e.0 == k) {
-                    self.stack.truncate(from + p);
+                if let Some(p) = self.stack[from..].iter().rposition(|e| e.key == k) {
+                    self.close_to(from + p);
                 }
             }
             if self.stack.len() < self.limits.max_depth {
-                let parent = self.stack.last().map_or(0, |e| e.1);
+                let parent = self.stack.last().map_or(0, |e| e.cues);
                 let own = tag_cues(name) | attr_cues(&self.raw[self.attrs.0..self.attrs.1]);
-                self.stack.push((k, parent | own));
+                self.stack.push(Open {
+                    key: k,
+                    cues: parent | own,
+                    first: NO_TEXT,
+                });
             }
         }
         match self.state {
@@ -931,6 +1036,33 @@ impl Stripper<'_> {
         true
     }
 
+    /// Close the open element `name` and those inside it, if it is open within the nearest
+    /// scope boundary ([`SCOPE_KEYS`]) and [`STACK_SEARCH`] elements.
+    fn close_implied(&mut self, name: &[u8]) {
+        let key = name_key(name);
+        let from = self.stack.len().saturating_sub(STACK_SEARCH);
+        for p in (from..self.stack.len()).rev() {
+            let k = self.stack[p].key;
+            if k == key {
+                self.close_to(p);
+                return;
+            }
+            if SCOPE_KEYS.contains(&k) {
+                return;
+            }
+        }
+    }
+
+    /// Close the open elements from `len` on, recording the regions they span.
+    fn close_to(&mut self, len: usize) {
+        for e in self.stack.drain(len..) {
+            if e.first != NO_TEXT && self.last_text > e.first {
+                self.regions.push((e.first, self.last_text));
+            }
+        }
+        self.untexted = self.untexted.min(len);
+    }
+
     /// texrex's `NewDiv`: close the current block if it has text, else reuse it.
     fn new_div(&mut self, pos: usize, name: &[u8]) {
         let cur = match self.cur {
@@ -975,7 +1107,7 @@ impl Stripper<'_> {
             return;
         }
         let Some(cur) = self.cur else { return };
-        let cues = self.stack.last().map_or(0, |e| e.1);
+        let cues = self.stack.last().map_or(0, |e| e.cues);
         let block = &mut self.blocks[cur];
         let t = &mut block.text;
         let (before, mut words) = (t.len(), 0u32);
@@ -994,6 +1126,11 @@ impl Stripper<'_> {
                 block.link_bytes += (t.len() - before) as u32;
                 block.link_words += words;
             }
+            for e in &mut self.stack[self.untexted..] {
+                e.first = cur as u32;
+            }
+            self.untexted = self.stack.len();
+            self.last_text = cur as u32;
         }
     }
 
@@ -1173,6 +1310,29 @@ mod tests {
             .into_iter()
             .filter(|b| !b.text.is_empty())
             .collect()
+    }
+
+    #[test]
+    fn regions_are_the_block_ranges_of_elements() {
+        let seg = segment(
+            &raw_text(
+                b"<body><nav><a>A</a> <a>B</a></nav><div id=main><p>one<p>two <b>bold</b>\
+                  <div><p>three<p>four</div></div><p>five</body>",
+            ),
+            Limits::default(),
+            Syntax::Html5,
+        );
+        let texts: Vec<_> = seg.blocks.iter().map(|b| b.text.clone()).collect();
+        assert_eq!(
+            texts[..5],
+            [&b"A B"[..], b"one", b"two bold", b"three", b"four"]
+        );
+        let mut regions = seg.regions.clone();
+        regions.sort();
+        regions.dedup();
+        // <div id=main> spans blocks 1..=4, the inner div 3..=4, body and html 0..=5; the
+        // nav, the p elements and `b` have their text in one block.
+        assert_eq!(regions, [(0, 5), (1, 4), (3, 4)]);
     }
 
     #[test]
