@@ -69,8 +69,8 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
             open.pop();
         }
         let words = blocks[i].boilerpipe.0.words as f64;
-        let holding: Vec<(u32, u32)> = open.iter().rev().filter(|r| r.1 >= at).copied().collect();
-        for (level, r) in holding.iter().take(2).enumerate() {
+        let holding = || open.iter().rev().filter(|r| r.1 >= at);
+        for (level, r) in holding().take(2).enumerate() {
             let w = sum(*r, 0).max(1.0);
             row[level * 5..level * 5 + 5].copy_from_slice(&[
                 log1p((r.1 - r.0 + 1) as f64),
@@ -84,7 +84,7 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
             row[10] = f32::from(u8::from(m.0 <= at && at <= m.1));
             row[11] = (sum(m, 0) / total) as f32;
         }
-        row[12] = log1p(holding.len() as f64);
+        row[12] = log1p(holding().count() as f64);
     }
     out
 }

@@ -15,7 +15,8 @@
 //! attribute values; `script`/`style`-like elements are raw text up to their end tag, and end
 //! at once when there is none; a page without `<body>` still yields its text (texrex yields
 //! nothing); a later `<body>` or `</body>` does not end the text; an element that cannot be in
-//! the head ends it; `form` writes its text (`select` and `textarea` do not). Its cost is
+//! the head ends it; `form` writes its text (`select` and `textarea` do not). The element stack
+//! behind the cues and regions closes `p`, `li`, `dd` and `dt` where HTML5 implies their end. Its cost is
 //! linear in the input whatever the nesting; depth and block count are capped ([`Limits`]).
 
 use memchr::{memchr, memmem};
