@@ -13,7 +13,7 @@ use crate::document::Block;
 use crate::html::cue;
 
 /// Number of features per block.
-pub const N_FEATURES: usize = 109;
+pub const N_FEATURES: usize = 110;
 
 fn log1p(x: f64) -> f32 {
     (x.ln_1p()) as f32
@@ -22,8 +22,8 @@ fn log1p(x: f64) -> f32 {
 /// Features of a block from the regions around it: for its innermost and second innermost
 /// region, the region's blocks, its share of the page's words, its link density, the share of
 /// its words in blocks jusText keeps, and the block's share of its words; then whether the
-/// block is in the main region (the region whose words in blocks jusText or boilerpipe keep
-/// most outnumber the rest), that region's share of the words, and how many regions hold the
+/// block is in the main region (the smallest region whose words in blocks jusText or
+/// boilerpipe keep most outnumber the rest), that region's share of the words, and how many regions hold the
 /// block. `regions` are inclusive block ranges sorted by start, outer first.
 const REGION_FEATURES: usize = 13;
 
@@ -47,10 +47,11 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
     }
     let sum = |r: (u32, u32), k: usize| sums[r.1 as usize + 1][k] - sums[r.0 as usize][k];
     let total = sums[n][0].max(1.0);
-    let main = regions
-        .iter()
-        .copied()
-        .max_by(|a, b| sum(*a, 3).total_cmp(&sum(*b, 3)).then(b.cmp(a)));
+    let main = regions.iter().copied().max_by(|a, b| {
+        // Ties: the smaller region, then the earlier one.
+        let smaller = (b.1 - b.0, b.0).cmp(&(a.1 - a.0, a.0));
+        sum(*a, 3).total_cmp(&sum(*b, 3)).then(smaller)
+    });
     let mut out = vec![[0f32; REGION_FEATURES]; n];
     let (mut open, mut next) = (Vec::new(), 0);
     for (i, row) in out.iter_mut().enumerate() {
@@ -190,7 +191,7 @@ pub fn features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
         out.push(f32::from(u8::from(i > last_good)) + f32::from(u8::from(i < first_good)) * 2.0);
         out.extend_from_slice(&region[i]);
         chars_before += b.chars;
-        debug_assert_eq!(out.len() - start, N_FEATURES);
+        assert_eq!(out.len() - start, N_FEATURES, "feature count");
     }
     out
 }

@@ -792,4 +792,39 @@ mod tests {
             2
         );
     }
+
+    #[test]
+    fn regions_and_the_main_region() {
+        let para = "<p>This is a long sentence of real content, and it is written for the people who \
+                    read the page. It has more than one sentence, which is what they came for.</p>";
+        let html = format!(
+            "<body><nav><ul><li><a href=/>Home</a><li><a href=/a>About</a><li><a href=/c>Contact</a></ul></nav>\
+             <div class=post><h1>A title</h1>{para}{para}{para}</div><footer><p>(c) 2024 <a href=/>Site</a></footer></body>"
+        );
+        let page = Page {
+            raw: html.as_bytes(),
+            payload: html.as_bytes(),
+            http_charset: None,
+            meta: Meta::default(),
+        };
+        let doc = analyze(
+            page,
+            &Models::builtin(),
+            &Config::default(),
+            &mut StageTimes::default(),
+        )
+        .unwrap();
+        let texts: Vec<&str> = doc.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts.len(), 8, "{texts:?}");
+        // body (all blocks), the list in the nav (0..=2), the post (3..=6). The footer's 3
+        // words (kept by boilerpipe) make up for the nav's 3 (kept by neither), so body and post
+        // tie as the main region: the smaller one is it.
+        assert_eq!(doc.regions, [(0, 7), (0, 2), (3, 6)]);
+        let x = crate::classify::combined::features(&doc.blocks, &doc.regions);
+        let in_main: Vec<f32> = x
+            .chunks_exact(crate::classify::combined::N_FEATURES)
+            .map(|row| row[crate::classify::combined::N_FEATURES - 3])
+            .collect();
+        assert_eq!(in_main, [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
+    }
 }
