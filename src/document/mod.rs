@@ -768,22 +768,27 @@ mod tests {
         assert_eq!(output_text("  a   b\u{1}e\u{301} "), "a bé");
     }
 
-    #[test]
-    fn analyze_scores_every_block() {
-        let html = "<html><head><title>T &amp; U</title></head><body><div>Home</div><p>This is a long sentence of real content. It has two sentences.</p></body></html>";
+    /// A page analysed with the built-in models and the default configuration.
+    fn analyze_html(html: &str) -> Document {
         let page = Page {
             raw: html.as_bytes(),
             payload: html.as_bytes(),
             http_charset: None,
             meta: Meta::default(),
         };
-        let doc = analyze(
+        analyze(
             page,
             &Models::builtin(),
             &Config::default(),
             &mut StageTimes::default(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn analyze_scores_every_block() {
+        let html = "<html><head><title>T &amp; U</title></head><body><div>Home</div><p>This is a long sentence of real content. It has two sentences.</p></body></html>";
+        let doc = analyze_html(html);
         assert_eq!(doc.blocks.len(), 2);
         assert_eq!(doc.title.as_deref(), Some("T & U"));
         assert!(doc.blocks.iter().all(|b| (-1.0..=1.0).contains(&b.bpv)));
@@ -801,19 +806,7 @@ mod tests {
             "<body><nav><ul><li><a href=/>Home</a><li><a href=/a>About</a><li><a href=/c>Contact</a></ul></nav>\
              <div class=post><h1>A title</h1>{para}{para}{para}</div><footer><p>(c) 2024 <a href=/>Site</a></footer></body>"
         );
-        let page = Page {
-            raw: html.as_bytes(),
-            payload: html.as_bytes(),
-            http_charset: None,
-            meta: Meta::default(),
-        };
-        let doc = analyze(
-            page,
-            &Models::builtin(),
-            &Config::default(),
-            &mut StageTimes::default(),
-        )
-        .unwrap();
+        let doc = analyze_html(&html);
         let texts: Vec<&str> = doc.blocks.iter().map(|b| b.text.as_str()).collect();
         assert_eq!(texts.len(), 8, "{texts:?}");
         // body (all blocks), the list in the nav (0..=2), the post (3..=6). The footer's 3
