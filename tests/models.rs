@@ -333,8 +333,11 @@ fn eval_reports_block_level_figures() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// The block labels of L3S-GN1 and Google-Trends-2017, aligned onto cowrex's blocks, reproduce
-/// the sets' gold text: the aligner and the label rules are right.
+/// The block labels of every set reproduce its gold text: those of L3S-GN1 and
+/// Google-Trends-2017 aligned from their annotated copies, those of CleanEval and Dragnet from
+/// the gold text itself. The aligner and the label rules are right, and the diff behind them
+/// finds the gold text where the page has it (a page whose content blocks the labels all miss
+/// would teach the combined model to drop content).
 #[test]
 fn block_labels_reproduce_gold_text() {
     let (Some(pages), Some(blocks)) = (shared_data("pages"), shared_data("blocks")) else {
@@ -343,37 +346,55 @@ fn block_labels_reproduce_gold_text() {
     use cowrex::eval;
     let models = cowrex::classify::Models::builtin();
     let cfg = cowrex::document::Config::default();
-    for (set, floor) in [("l3s-gn1", 0.97), ("google-trends-2017", 0.96)] {
+    // Pooled and mean per-page F1 floors; measured (models/MODELS.md): l3s-gn1 0.9904 / 0.9822,
+    // google-trends-2017 0.9836 / 0.9873, cleaneval 0.9850 / 0.9820, dragnet 0.9927 / 0.9904.
+    // With a Myers diff, which gives up on an optimal alignment on long pages, Dragnet's labels
+    // reached only 0.9734 / 0.9342.
+    for (set, floor, page_floor) in [
+        ("l3s-gn1", 0.98, 0.975),
+        ("google-trends-2017", 0.975, 0.98),
+        ("cleaneval", 0.98, 0.975),
+        ("dragnet", 0.985, 0.98),
+    ] {
         let (gold, missing) = eval::load_set(&pages, set).unwrap();
         assert!(missing.is_empty());
         let list: Vec<&eval::GoldPage> = gold.iter().collect();
         let docs = eval::analyze_pages(&list, &models, &cfg, 2);
-        let labels = eval::load_block_labels(&blocks, set).unwrap();
+        let labels = eval::load_block_labels(&blocks, set).unwrap_or_default();
         let mut pooled = eval::Overlap::default();
-        let mut matched = 0;
+        let mut per_page = 0.0;
         for (p, d) in gold.iter().zip(&docs) {
             let d = d.as_ref().unwrap();
-            let html = eval::read_page(&labels[&p.id]).unwrap();
-            let reference = eval::labels::labelled_words(&html).unwrap();
             let texts: Vec<&str> = eval::blocks_of(d).iter().map(|b| b.text.as_str()).collect();
-            let aligned = eval::labels::align(&texts, &reference);
+            let label: Vec<Option<bool>> = match labels.get(&p.id) {
+                Some(annotated) => {
+                    let html = eval::read_page(annotated).unwrap();
+                    let reference = eval::labels::labelled_words(&html).unwrap();
+                    let aligned = eval::labels::align(&texts, &reference);
+                    aligned.iter().map(eval::labels::Alignment::label).collect()
+                }
+                None => eval::labels::align_gold(&texts, &p.gold),
+            };
             let content: Vec<&str> = texts
                 .iter()
-                .zip(&aligned)
-                .filter(|(_, a)| a.label() == Some(true))
+                .zip(&label)
+                .filter(|(_, l)| **l == Some(true))
                 .map(|(t, _)| *t)
                 .collect();
-            pooled.add(&eval::Overlap::of(&content.join("\n"), &p.gold));
-            matched += 1;
+            let o = eval::Overlap::of(&content.join("\n"), &p.gold);
+            per_page += o.f1() / gold.len() as f64;
+            pooled.add(&o);
         }
         eprintln!(
-            "{set}: {matched} pages, labelled content against gold: P={:.4} R={:.4} F1={:.4}",
+            "{set}: {} pages, labelled content against gold: P={:.4} R={:.4} F1={:.4}, mean F1 per page {per_page:.4}",
+            gold.len(),
             pooled.precision(),
             pooled.recall(),
             pooled.f1()
         );
-        assert_eq!(matched, gold.len());
+        assert_eq!(labels.is_empty(), matches!(set, "cleaneval" | "dragnet"));
         assert!(pooled.f1() >= floor, "{set}: F1 {}", pooled.f1());
+        assert!(per_page >= page_floor, "{set}: mean F1 per page {per_page}");
     }
 }
 
@@ -590,6 +611,6 @@ fn combined_model_reproduces_and_beats_each_detector() {
     }
     let ngram = macro_f1(&["eval", "--scorer", "ngram", "--cv", "5"]);
     assert!(combined > ngram + 0.01, "ngram {ngram:.4} vs {combined:.4}");
-    // Measured 0.8955 (models/MODELS.md).
-    assert!(combined >= 0.89, "macro F1 {combined:.4}");
+    // Measured 0.9140 (models/MODELS.md).
+    assert!(combined >= 0.905, "macro F1 {combined:.4}");
 }

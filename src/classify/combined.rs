@@ -7,6 +7,7 @@
 //!
 //! [`features`] is the one definition of the model's input, for training and for scoring.
 
+use super::ModelError;
 use super::gbt::Gbt;
 use super::justext::Class;
 use crate::document::Block;
@@ -26,6 +27,32 @@ fn log1p(x: f64) -> f32 {
 /// boilerpipe keep most outnumber the rest), that region's share of the words, and how many regions hold the
 /// block. `regions` are inclusive block ranges sorted by start, outer first.
 const REGION_FEATURES: usize = 13;
+
+/// An inclusive range of blocks.
+type Region = (u32, u32);
+
+/// For each of `n` blocks, the innermost and second innermost of `regions` holding it (sorted by
+/// start, outer first) and how many regions hold it.
+fn enclosing(n: usize, regions: &[Region]) -> Vec<([Option<Region>; 2], usize)> {
+    let (mut open, mut next) = (Vec::new(), 0);
+    (0..n as u32)
+        .map(|at| {
+            while next < regions.len() && regions[next].0 <= at {
+                while open.last().is_some_and(|r: &Region| r.1 < regions[next].0) {
+                    open.pop();
+                }
+                open.push(regions[next]);
+                next += 1;
+            }
+            while open.last().is_some_and(|r| r.1 < at) {
+                open.pop();
+            }
+            let mut holding = open.iter().rev().filter(|r| r.1 >= at).copied();
+            let held = [holding.next(), holding.next()];
+            (held, held.iter().flatten().count() + holding.count())
+        })
+        .collect()
+}
 
 fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION_FEATURES]> {
     let n = blocks.len();
@@ -53,31 +80,17 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
         sum(*a, 3).total_cmp(&sum(*b, 3)).then(smaller)
     });
     let mut out = vec![[0f32; REGION_FEATURES]; n];
-    let (mut open, mut next) = (Vec::new(), 0);
-    for (i, row) in out.iter_mut().enumerate() {
+    for (i, (row, (held, count))) in out.iter_mut().zip(enclosing(n, regions)).enumerate() {
         let at = i as u32;
-        while next < regions.len() && regions[next].0 <= at {
-            while open
-                .last()
-                .is_some_and(|r: &(u32, u32)| r.1 < regions[next].0)
-            {
-                open.pop();
-            }
-            open.push(regions[next]);
-            next += 1;
-        }
-        while open.last().is_some_and(|r| r.1 < at) {
-            open.pop();
-        }
         let words = blocks[i].boilerpipe.0.words as f64;
-        let holding = || open.iter().rev().filter(|r| r.1 >= at);
-        for (level, r) in holding().take(2).enumerate() {
-            let w = sum(*r, 0).max(1.0);
+        for (level, r) in held.iter().enumerate() {
+            let Some(r) = *r else { break };
+            let w = sum(r, 0).max(1.0);
             row[level * 5..level * 5 + 5].copy_from_slice(&[
                 log1p((r.1 - r.0 + 1) as f64),
-                (sum(*r, 0) / total) as f32,
-                (sum(*r, 1) / w) as f32,
-                (sum(*r, 2) / w) as f32,
+                (sum(r, 0) / total) as f32,
+                (sum(r, 1) / w) as f32,
+                (sum(r, 2) / w) as f32,
                 (words / w) as f32,
             ]);
         }
@@ -85,7 +98,7 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
             row[10] = f32::from(u8::from(m.0 <= at && at <= m.1));
             row[11] = (sum(m, 0) / total) as f32;
         }
-        row[12] = log1p(holding().count() as f64);
+        row[12] = log1p(count as f64);
     }
     out
 }
@@ -196,10 +209,188 @@ pub fn features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
     out
 }
 
+/// Number of features per block that the second stage adds: the [`context`] of the first
+/// stage's probabilities.
+pub const N_CONTEXT: usize = 12;
+
+/// The second stage's inputs from the first stage's probabilities `p` (one per block):
+/// the block's own, its neighbours', means over windows of 3 and 7 blocks, word-weighted means
+/// over its innermost and second innermost region and the page, the share of the page's words
+/// in blocks with a lower probability, the page's lowest, the distance to the nearest block
+/// below 0.5, and the share of the page's words below 0.5. [`N_CONTEXT`] per block.
+pub fn context(blocks: &[Block], regions: &[(u32, u32)], p: &[f32]) -> Vec<f32> {
+    let n = blocks.len();
+    let weight = |i: usize| 1.0 + blocks[i].boilerpipe.0.words as f64;
+    // Prefix sums of weights and weighted probabilities.
+    let mut sums = vec![(0f64, 0f64); n + 1];
+    for i in 0..n {
+        let (w, wp) = sums[i];
+        sums[i + 1] = (w + weight(i), wp + weight(i) * p[i] as f64);
+    }
+    let mean = |a: usize, b: usize| {
+        let (w, wp) = (sums[b].0 - sums[a].0, sums[b].1 - sums[a].1);
+        (wp / w.max(f64::MIN_POSITIVE)) as f32
+    };
+    let total = sums[n].0;
+    // Weight of the blocks below each probability: sort once, prefix sums over the order.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut below = vec![0f32; n];
+    let mut acc = 0.0;
+    let mut k = 0;
+    while k < n {
+        let mut j = k;
+        while j < n && p[order[j]] == p[order[k]] {
+            j += 1;
+        }
+        for &i in &order[k..j] {
+            below[i] = (acc / total) as f32;
+        }
+        acc += order[k..j].iter().map(|&i| weight(i)).sum::<f64>();
+        k = j;
+    }
+    let low = p.iter().copied().fold(1f32, f32::min);
+    let content: f64 = (0..n).filter(|&i| p[i] < 0.5).map(weight).sum();
+    // Distance to the nearest block below 0.5, from both sides.
+    let mut near = vec![n; n];
+    let mut last = None;
+    for i in 0..n {
+        if p[i] < 0.5 {
+            last = Some(i);
+        }
+        if let Some(l) = last {
+            near[i] = i - l;
+        }
+    }
+    last = None;
+    for i in (0..n).rev() {
+        if p[i] < 0.5 {
+            last = Some(i);
+        }
+        if let Some(l) = last {
+            near[i] = near[i].min(l - i);
+        }
+    }
+    let mut out = Vec::with_capacity(n * N_CONTEXT);
+    for (i, (held, _)) in enclosing(n, regions).into_iter().enumerate() {
+        let start = out.len();
+        let region = |r: Option<(u32, u32)>, or: f32| {
+            r.map_or(or, |(a, b)| mean(a as usize, b as usize + 1))
+        };
+        let inner = region(held[0], p[i]);
+        out.extend_from_slice(&[
+            p[i],
+            if i > 0 { p[i - 1] } else { 1.0 },
+            p.get(i + 1).copied().unwrap_or(1.0),
+            mean(i.saturating_sub(1), (i + 2).min(n)),
+            mean(i.saturating_sub(3), (i + 4).min(n)),
+            inner,
+            region(held[1], inner),
+            mean(0, n),
+            below[i],
+            low,
+            log1p(near[i] as f64),
+            (content / total) as f32,
+        ]);
+        assert_eq!(out.len() - start, N_CONTEXT, "context feature count");
+    }
+    out
+}
+
+/// The combined model, in two stages: a small first model over [`features`], and the main
+/// model over the same features followed by their [`context`] from the first model's
+/// probabilities. Text format: the two `cowrex-gbt` models one after the other.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub first: Gbt,
+    pub second: Gbt,
+}
+
+impl Model {
+    pub fn parse(text: &str) -> Result<Model, ModelError> {
+        let at = text
+            .match_indices("\ncowrex-gbt ")
+            .next()
+            .ok_or_else(|| ModelError("a combined model needs two cowrex-gbt models".into()))?
+            .0;
+        let model = Model {
+            first: Gbt::parse(&text[..at + 1])?,
+            second: Gbt::parse(&text[at + 1..])?,
+        };
+        if model.first.features != N_FEATURES || model.second.features != N_FEATURES + N_CONTEXT {
+            return Err(ModelError(format!(
+                "the combined model has {} and {} features, cowrex computes {N_FEATURES} and {}",
+                model.first.features,
+                model.second.features,
+                N_FEATURES + N_CONTEXT
+            )));
+        }
+        Ok(model)
+    }
+
+    pub fn to_text(&self) -> String {
+        self.first.to_text() + &self.second.to_text()
+    }
+
+    /// P(boilerplate) of each block.
+    pub fn predict(&self, blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
+        let x = features(blocks, regions);
+        let p = self.first.predict_rows(&x);
+        self.second
+            .predict_rows(&stacked(&x, &context(blocks, regions, &p)))
+    }
+}
+
+/// Rows of [`features`] followed by their [`context`]: the second stage's input.
+pub fn stacked(x: &[f32], context: &[f32]) -> Vec<f32> {
+    x.chunks_exact(N_FEATURES)
+        .zip(context.chunks_exact(N_CONTEXT))
+        .flat_map(|(a, b)| a.iter().chain(b))
+        .copied()
+        .collect()
+}
+
 /// Set every block's `bpv` to the model's probability that it is boilerplate.
-pub fn score(blocks: &mut [Block], regions: &[(u32, u32)], model: &Gbt) {
-    let x = features(blocks, regions);
-    for (b, p) in blocks.iter_mut().zip(model.predict_rows(&x)) {
+pub fn score(blocks: &mut [Block], regions: &[(u32, u32)], model: &Model) {
+    let p = model.predict(blocks, regions);
+    for (b, p) in blocks.iter_mut().zip(p) {
         b.bpv = p;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stage(features: usize, leaf: f32) -> String {
+        format!("cowrex-gbt 1 {features} 1 0.0\n={leaf:?}\n")
+    }
+
+    #[test]
+    fn two_stage_models_parse_and_check_their_widths() {
+        let text = stage(N_FEATURES, 0.5) + &stage(N_FEATURES + N_CONTEXT, -2.0);
+        let m = Model::parse(&text).unwrap();
+        assert_eq!(m.to_text(), text);
+        assert_eq!(m.predict(&[], &[]), Vec::<f32>::new());
+        let err = |t: &str| Model::parse(t).unwrap_err().0;
+        assert!(err(&stage(N_FEATURES, 0.5)).contains("two cowrex-gbt models"));
+        let swapped = stage(N_FEATURES + N_CONTEXT, 0.5) + &stage(N_FEATURES, 0.5);
+        assert!(
+            err(&swapped).contains("cowrex computes 110 and 122"),
+            "{}",
+            err(&swapped)
+        );
+        assert!(Model::parse(&(stage(N_FEATURES, 0.5) + "cowrex-gbt 1\n")).is_err());
+    }
+
+    #[test]
+    fn stacked_rows_append_the_context() {
+        let x: Vec<f32> = (0..2 * N_FEATURES).map(|v| v as f32).collect();
+        let c: Vec<f32> = (0..2 * N_CONTEXT).map(|v| -(v as f32)).collect();
+        let rows = stacked(&x, &c);
+        assert_eq!(rows.len(), 2 * (N_FEATURES + N_CONTEXT));
+        let second = &rows[N_FEATURES + N_CONTEXT..];
+        assert_eq!(second[0], N_FEATURES as f32);
+        assert_eq!(second[N_FEATURES], -(N_CONTEXT as f32));
     }
 }

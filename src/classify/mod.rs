@@ -149,7 +149,7 @@ pub struct Models {
     pub profiles: Profiles,
     /// The scorer that sets `bpv`.
     pub scorer: Scorer,
-    combined: gbt::Gbt,
+    combined: combined::Model,
     /// MD5 over every model's text and the choices, for `done.json`.
     pub checksum: String,
 }
@@ -215,7 +215,7 @@ impl Models {
             profiles,
             scorer: Scorer::Combined,
             combined: model_text(COMBINED)
-                .and_then(|t| gbt::Gbt::parse(&t))
+                .and_then(|t| combined::Model::parse(&t))
                 .expect("built-in models are valid (tested)"),
             checksum: crate::hex(&sum.finalize()),
         }
@@ -228,21 +228,13 @@ impl Models {
     }
 
     /// Replace the combined model (its file's bytes go into the checksum).
-    pub fn set_combined(&mut self, model: gbt::Gbt, bytes: &[u8]) -> Result<(), ModelError> {
-        if model.features != combined::N_FEATURES {
-            return Err(ModelError(format!(
-                "the combined model has {} features, cowrex computes {}",
-                model.features,
-                combined::N_FEATURES
-            )));
-        }
+    pub fn set_combined(&mut self, model: combined::Model, bytes: &[u8]) {
         self.rehash(bytes);
         self.combined = model;
-        Ok(())
     }
 
     /// The combined model.
-    pub fn combined(&self) -> &gbt::Gbt {
+    pub fn combined(&self) -> &combined::Model {
         &self.combined
     }
 
@@ -346,7 +338,11 @@ mod tests {
         assert_eq!(std.params, ngram::Params::STANDARD);
         let nl = m.ngram(Some(whatlang::Lang::Deu)).unwrap();
         assert_eq!(nl.params, ngram::Params::NON_LEXICAL);
-        assert_eq!(m.combined().features, combined::N_FEATURES);
+        assert_eq!(m.combined().first.features, combined::N_FEATURES);
+        assert_eq!(
+            m.combined().second.features,
+            combined::N_FEATURES + combined::N_CONTEXT
+        );
     }
 
     #[test]

@@ -503,7 +503,7 @@ struct EvalArgs {
     /// `page_id` and `text`; a page without a line counts as extracting nothing.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["scorer", "cv", "blocks"])]
     texts: Option<PathBuf>,
-    /// Also write the figures as JSON to this file.
+    /// Also write the figures as JSON to this file, with every page's figures under `pages`.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     #[command(flatten)]
@@ -651,11 +651,9 @@ fn load_models(
         let bytes = std::fs::read(p)
             .map_err(|e| format!("cannot read combined model {}: {e}", p.display()))?;
         let m = classify::model_text(&bytes)
-            .and_then(|t| classify::gbt::Gbt::parse(&t))
+            .and_then(|t| classify::combined::Model::parse(&t))
             .map_err(|e| format!("{}: {e}", p.display()))?;
-        models
-            .set_combined(m, &bytes)
-            .map_err(|e| format!("{}: {e}", p.display()))?;
+        models.set_combined(m, &bytes);
     }
     if scorer == classify::Scorer::Ngram && models.ngram == NgramChoice::Off {
         return Err("--scorer ngram needs n-gram scoring; drop --ngram off".into());
@@ -1451,16 +1449,18 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
     let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
     eval::cross_validate_ngram(&gold, &mut docs, &models, 10);
     let labels = combined_labels(a.blocks.as_deref(), &sets, &pages, &docs)?;
-    let data = eval::combined_data(&docs, &labels, |_| true);
-    let positive = data.y.iter().filter(|&&y| y).count();
+    let labelled = labels.iter().flatten().flatten();
+    let positive = labelled.clone().filter(|&&content| !content).count();
     eprintln!(
         "cowrex: {} pages of {}; {} labelled blocks, {} boilerplate",
         pages.len(),
         sets.join(", "),
-        data.len(),
+        labelled.count(),
         positive
     );
-    let text = classify::gbt::train(&data, a.gbt.config()).to_text();
+    let rows = eval::feature_rows(&docs);
+    let text =
+        eval::train_combined(&docs, &labels, &rows, |_| true, a.gbt.config(), threads).to_text();
     write_model(&a.out, &text)
 }
 
@@ -1488,8 +1488,14 @@ fn evaluate(a: EvalArgs) -> CliResult {
         None => cowrex_texts(&a, &sets, &pages)?,
     };
     let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
+    let mut json_pages = Vec::with_capacity(pages.len());
     for ((set, p), text) in pages.iter().zip(&texts) {
-        per_set[*set].push(eval::Overlap::of(text, &p.gold));
+        let o = eval::Overlap::of(text, &p.gold);
+        json_pages.push(serde_json::json!({
+            "set": sets[*set], "page_id": p.id, "precision": o.precision(),
+            "recall": o.recall(), "f1": o.f1(),
+        }));
+        per_set[*set].push(o);
     }
     println!("scorer: {scorer}");
     println!(
@@ -1525,6 +1531,7 @@ fn evaluate(a: EvalArgs) -> CliResult {
     let mut json = serde_json::json!({
         "scorer": scorer, "sets": json_sets,
         "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2},
+        "pages": json_pages,
     });
     if let Some(dir) = &a.blocks {
         json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| keeps(&a, b))?;

@@ -820,4 +820,52 @@ mod tests {
             .collect();
         assert_eq!(in_main, [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
     }
+
+    #[test]
+    fn context_of_first_stage_probabilities() {
+        use crate::classify::combined::{N_CONTEXT, context};
+        let para = "<p>This is a long sentence of real content, and it is written for the people who \
+                    read the page.</p>";
+        let html = format!(
+            "<body><nav><ul><li><a href=/>Home</a><li><a href=/a>About</a><li><a href=/c>Contact</a></ul></nav>\
+             <div class=post><h1>A title</h1>{para}{para}{para}</div><footer><p>(c) 2024 <a href=/>Site</a></footer></body>"
+        );
+        let doc = analyze_html(&html);
+        assert_eq!(doc.regions, [(0, 7), (0, 2), (3, 6)]);
+        let p = [0.9, 0.9, 0.9, 0.1, 0.2, 0.3, 0.4, 0.8];
+        let c = context(&doc.blocks, &doc.regions, &p);
+        let row = |i: usize| &c[i * N_CONTEXT..(i + 1) * N_CONTEXT];
+        let w: Vec<f64> = doc
+            .blocks
+            .iter()
+            .map(|b| 1.0 + b.boilerpipe.0.words as f64)
+            .collect();
+        let total: f64 = w.iter().sum();
+        let mean = |a: usize, b: usize| {
+            ((a..b).map(|i| w[i] * p[i] as f64).sum::<f64>() / w[a..b].iter().sum::<f64>()) as f32
+        };
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-6;
+        // Own, previous and next probability; windows of 3 and 7.
+        assert_eq!(row(0)[..3], [0.9, 1.0, 0.9]);
+        assert_eq!(row(7)[..3], [0.8, 0.4, 1.0]);
+        assert!(close(row(4)[3], mean(3, 6)) && close(row(4)[4], mean(1, 8)));
+        // Innermost region (the post, 3..=6), second (the body), the page.
+        assert!(close(row(4)[5], mean(3, 7)) && close(row(4)[6], mean(0, 8)));
+        assert!(close(row(7)[5], mean(0, 8)) && close(row(7)[6], mean(0, 8)));
+        assert!(close(row(0)[7], mean(0, 8)));
+        // Words in lower-probability blocks: none below the lowest; ties do not count.
+        assert_eq!(row(3)[8], 0.0);
+        assert!(close(
+            row(0)[8],
+            ((total - w[0] - w[1] - w[2]) / total) as f32
+        ));
+        assert!(c.chunks_exact(N_CONTEXT).all(|r| r[9] == 0.1));
+        // Distance to the nearest block below 0.5, and the share of words below it.
+        assert!(close(row(0)[10], 3f32.ln_1p()) && row(5)[10] == 0.0);
+        assert!(close(row(7)[10], 1f32.ln_1p()));
+        assert!(close(
+            row(0)[11],
+            ((w[3] + w[4] + w[5] + w[6]) / total) as f32
+        ));
+    }
 }

@@ -357,22 +357,24 @@ pub fn page_block_labels(
         .collect()
 }
 
-/// Training rows for the combined model from the labelled blocks of the pages `use_page`
-/// selects (label true = boilerplate). Each page weighs the same in total, spread over its
-/// blocks by their words, as the bag-of-words F1 per page weighs them.
-pub fn combined_data(
+/// Training rows of `width` values per block from the labelled blocks of the pages `use_page`
+/// selects (label true = boilerplate); `rows` gives page `i`'s rows. Each page weighs as many
+/// blocks as it has labelled, spread over them by their words, as the bag-of-words F1 per page
+/// weighs them.
+fn training_data(
     docs: &[Option<Document>],
     labels: &[Vec<Option<bool>>],
     use_page: impl Fn(usize) -> bool,
+    width: usize,
+    rows: impl Fn(usize) -> Vec<f32>,
 ) -> gbt::Data {
-    let mut data = gbt::Data::new(combined::N_FEATURES);
+    let mut data = gbt::Data::new(width);
     for (i, (d, l)) in docs.iter().zip(labels).enumerate() {
         if !use_page(i) {
             continue;
         }
         let blocks = blocks_of(d);
-        let regions = d.as_ref().map_or(&[][..], |d| &d.regions[..]);
-        let x = combined::features(blocks, regions);
+        let x = rows(i);
         let words: f64 = blocks
             .iter()
             .zip(l)
@@ -380,11 +382,7 @@ pub fn combined_data(
             .map(|(b, _)| 1.0 + b.boilerpipe.0.words as f64)
             .sum();
         let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
-        for ((b, label), row) in blocks
-            .iter()
-            .zip(l)
-            .zip(x.chunks_exact(combined::N_FEATURES))
-        {
+        for ((b, label), row) in blocks.iter().zip(l).zip(x.chunks_exact(width)) {
             if let Some(content) = label {
                 let w = labelled * (1.0 + b.boilerpipe.0.words as f64) / words;
                 data.push(row, !content, w as f32);
@@ -392,6 +390,109 @@ pub fn combined_data(
         }
     }
     data
+}
+
+/// Folds over the training pages for the first stage's out-of-fold probabilities.
+const STACK_FOLDS: usize = 3;
+
+/// The first stage's training: a smaller, cheaper model than the second's `cfg`.
+fn first_stage(cfg: gbt::TrainConfig) -> gbt::TrainConfig {
+    gbt::TrainConfig {
+        trees: 100,
+        depth: 6,
+        learning_rate: 0.2,
+        ..cfg
+    }
+}
+
+/// Train the combined model on the labelled blocks of the pages `use_page` selects. The second
+/// stage learns from first-stage probabilities that models trained without the page give it
+/// ([`STACK_FOLDS`] folds over the training pages, trained on up to `threads` threads), as
+/// unseen pages will get. `rows[i]` are page `i`'s [`combined::features`].
+pub fn train_combined(
+    docs: &[Option<Document>],
+    labels: &[Vec<Option<bool>>],
+    rows: &[Vec<f32>],
+    use_page: impl Fn(usize) -> bool,
+    cfg: gbt::TrainConfig,
+    threads: usize,
+) -> combined::Model {
+    let mut position = vec![None; docs.len()];
+    for (j, i) in (0..docs.len()).filter(|&i| use_page(i)).enumerate() {
+        position[i] = Some(j);
+    }
+    let first_cfg = first_stage(cfg);
+    let base = |i: usize| rows[i].clone();
+    let in_fold = |i: usize, fold: usize| position[i].map(|j| j % STACK_FOLDS == fold);
+    let models: Vec<gbt::Gbt> = std::thread::scope(|s| {
+        let folds: Vec<Vec<usize>> = (0..threads.clamp(1, STACK_FOLDS))
+            .map(|t| (t..STACK_FOLDS).step_by(threads.max(1)).collect())
+            .collect();
+        let workers: Vec<_> = folds
+            .into_iter()
+            .map(|folds| {
+                s.spawn(move || {
+                    folds
+                        .into_iter()
+                        .map(|fold| {
+                            let data = training_data(
+                                docs,
+                                labels,
+                                |i| in_fold(i, fold) == Some(false),
+                                combined::N_FEATURES,
+                                base,
+                            );
+                            (fold, gbt::train(&data, first_cfg))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut all: Vec<(usize, gbt::Gbt)> = workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("training does not panic"))
+            .collect();
+        all.sort_by_key(|(fold, _)| *fold);
+        all.into_iter().map(|(_, m)| m).collect()
+    });
+    let p: Vec<Vec<f32>> = (0..docs.len())
+        .map(
+            |i| match (0..STACK_FOLDS).find(|&f| in_fold(i, f) == Some(true)) {
+                Some(fold) => models[fold].predict_rows(&rows[i]),
+                None => Vec::new(),
+            },
+        )
+        .collect();
+    let used = |i: usize| position[i].is_some();
+    let first = gbt::train(
+        &training_data(docs, labels, used, combined::N_FEATURES, base),
+        first_cfg,
+    );
+    let data = training_data(
+        docs,
+        labels,
+        used,
+        combined::N_FEATURES + combined::N_CONTEXT,
+        |i| {
+            let (blocks, regions) = (blocks_of(&docs[i]), regions_of(&docs[i]));
+            combined::stacked(&rows[i], &combined::context(blocks, regions, &p[i]))
+        },
+    );
+    combined::Model {
+        first,
+        second: gbt::train(&data, cfg),
+    }
+}
+
+/// The combined model's input rows of each page ([`combined::features`]).
+pub fn feature_rows(docs: &[Option<Document>]) -> Vec<Vec<f32>> {
+    docs.iter()
+        .map(|d| combined::features(blocks_of(d), regions_of(d)))
+        .collect()
+}
+
+fn regions_of(doc: &Option<Document>) -> &[(u32, u32)] {
+    doc.as_ref().map_or(&[][..], |d| &d.regions[..])
 }
 
 /// Cross-validate the combined model by page: page `i` is in fold `i mod k`, and its blocks'
@@ -406,7 +507,8 @@ pub fn cross_validate_combined(
 ) {
     let next = AtomicUsize::new(0);
     let shared: &[Option<Document>] = docs;
-    let mut models: Vec<(usize, gbt::Gbt)> = std::thread::scope(|s| {
+    let rows = feature_rows(shared);
+    let mut models: Vec<(usize, combined::Model)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads.clamp(1, k))
             .map(|_| {
                 s.spawn(|| {
@@ -416,8 +518,9 @@ pub fn cross_validate_combined(
                         if fold >= k {
                             return out;
                         }
-                        let data = combined_data(shared, labels, |i| i % k != fold);
-                        out.push((fold, gbt::train(&data, cfg)));
+                        let model =
+                            train_combined(shared, labels, &rows, |i| i % k != fold, cfg, 1);
+                        out.push((fold, model));
                     }
                 })
             })
