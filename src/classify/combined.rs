@@ -311,7 +311,13 @@ impl Model {
         let at = text
             .match_indices("\ncowrex-gbt ")
             .next()
-            .ok_or_else(|| ModelError("a combined model needs two cowrex-gbt models".into()))?
+            .ok_or_else(|| {
+                ModelError(
+                    "a combined model needs two cowrex-gbt models, its first stage and its main \
+                     model (one made by an older cowrex? retrain it with `cowrex train combined`)"
+                        .into(),
+                )
+            })?
             .0;
         let model = Model {
             first: Gbt::parse(&text[..at + 1])?,
