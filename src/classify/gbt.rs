@@ -156,9 +156,9 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
-            trees: 400,
-            depth: 8,
-            learning_rate: 0.1,
+            trees: 200,
+            depth: 7,
+            learning_rate: 0.2,
             lambda: 1.0,
             min_leaf: 5.0,
             bins: 64,
