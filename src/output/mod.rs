@@ -6,7 +6,7 @@ pub mod stats;
 pub mod xml;
 
 use crate::document::Block;
-use crate::features::texrex::format_general;
+use crate::features::texrex::{format_general, write_general};
 
 /// One scorer's result for a block, as the writers print it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,6 +21,14 @@ impl Score {
         match *self {
             Score::Num(x) => format_general(x),
             Score::Text(t) => t.to_string(),
+        }
+    }
+
+    /// Append [`Score::text`] to `out`.
+    pub fn write_into(&self, out: &mut Vec<u8>) {
+        match *self {
+            Score::Num(x) => write_general(out, x),
+            Score::Text(t) => out.extend_from_slice(t.as_bytes()),
         }
     }
 

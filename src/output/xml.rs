@@ -22,7 +22,8 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use crate::classify::quality;
 use crate::document::{Document, DupBlocks};
-use crate::features::texrex::format_general;
+use crate::features::texrex::{format_general, write_general};
+use std::io::Write;
 
 /// Which of the two line formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,31 +162,31 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
     }
     for (tag, value) in [("title", &doc.title), ("keywords", &doc.keywords)] {
         if let Some(v) = value {
-            out.extend_from_slice(format!("<{tag}>\n").as_bytes());
+            writeln!(out, "<{tag}>").expect("writing to a Vec");
             text_lines(out, v, lines);
-            out.extend_from_slice(format!("</{tag}>\n").as_bytes());
+            writeln!(out, "</{tag}>").expect("writing to a Vec");
         }
     }
     for b in &doc.blocks {
         if let Some(of) = b.dup_of {
             if dup_blocks == DupBlocks::Mark {
-                out.extend_from_slice(
-                    format!("<dup idx=\"{}\" of=\"{of}\">\ndupblank\n</dup>\n", b.idx).as_bytes(),
-                );
+                write!(
+                    out,
+                    "<dup idx=\"{}\" of=\"{of}\">\ndupblank\n</dup>\n",
+                    b.idx
+                )
+                .expect("writing to a Vec");
             }
             continue;
         }
-        out.extend_from_slice(
-            format!(
-                "<div idx=\"{}\" bpc=\"{}\" bpv=\"{}\"",
-                b.idx,
-                bpc(b.bpv),
-                format_general(b.bpv as f64)
-            )
-            .as_bytes(),
-        );
+        write!(out, "<div idx=\"{}\" bpc=\"{}\" bpv=\"", b.idx, bpc(b.bpv))
+            .expect("writing to a Vec");
+        write_general(out, b.bpv as f64);
+        out.push(b'"');
         for (name, score) in super::block_scores(b) {
-            out.extend_from_slice(format!(" {name}=\"{}\"", score.text()).as_bytes());
+            write!(out, " {name}=\"").expect("writing to a Vec");
+            score.write_into(out);
+            out.push(b'"');
         }
         out.extend_from_slice(b">\n");
         text_lines(out, &b.text, lines);
