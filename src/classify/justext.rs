@@ -7,7 +7,7 @@
 //! them is the caller's. Stop words come from the `stop-words` crate (Stopwords ISO lists),
 //! chosen by the document's language ([`stop_words`]).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// A block class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,7 +92,7 @@ impl Paragraph {
     }
 
     /// Share of the whitespace-separated words that are stop words (compared in lower case).
-    pub fn stopword_density(&self, stop: &HashSet<&str>) -> f64 {
+    pub fn stopword_density(&self, stop: &FxHashSet<&str>) -> f64 {
         let mut words = 0usize;
         let mut hits = 0usize;
         let mut lower = String::new();
@@ -131,7 +131,7 @@ impl Default for Judgement {
 }
 
 /// The stop words of a language (ISO 639-1 code), if the crate has a list for it.
-pub fn stop_words(iso639_1: &str) -> Option<HashSet<&'static str>> {
+pub fn stop_words(iso639_1: &str) -> Option<FxHashSet<&'static str>> {
     stop_words::lookup(iso639_1).map(|w| w.iter().copied().collect())
 }
 
@@ -212,11 +212,11 @@ const ISO639_1: [(&str, &str); 70] = [
 /// The stop list jusText uses for a document.
 #[derive(Debug, Clone, Copy)]
 pub struct StopList {
-    words: &'static HashSet<&'static str>,
+    words: &'static FxHashSet<&'static str>,
 }
 
 impl StopList {
-    pub fn words(&self) -> &'static HashSet<&'static str> {
+    pub fn words(&self) -> &'static FxHashSet<&'static str> {
         self.words
     }
 
@@ -240,13 +240,13 @@ impl StopList {
 pub fn stop_words_for(lang: Option<whatlang::Lang>) -> StopList {
     use std::collections::HashMap;
     use std::sync::LazyLock;
-    static LISTS: LazyLock<HashMap<&'static str, HashSet<&'static str>>> = LazyLock::new(|| {
+    static LISTS: LazyLock<HashMap<&'static str, FxHashSet<&'static str>>> = LazyLock::new(|| {
         ISO639_1
             .iter()
             .filter_map(|&(l3, l1)| Some((l3, stop_words(l1)?)))
             .collect()
     });
-    static EMPTY: LazyLock<HashSet<&'static str>> = LazyLock::new(HashSet::new);
+    static EMPTY: LazyLock<FxHashSet<&'static str>> = LazyLock::new(FxHashSet::default);
     let code = lang.map_or("eng", |l| l.code());
     StopList {
         words: LISTS.get(code).unwrap_or(&EMPTY),
@@ -289,7 +289,11 @@ pub fn classify_context_free(p: &Paragraph, density: f64, params: &Params) -> Cl
 }
 
 /// Classify a page's paragraphs.
-pub fn classify(paragraphs: &[Paragraph], stop: &HashSet<&str>, params: &Params) -> Vec<Judgement> {
+pub fn classify(
+    paragraphs: &[Paragraph],
+    stop: &FxHashSet<&str>,
+    params: &Params,
+) -> Vec<Judgement> {
     let densities: Vec<f64> = paragraphs
         .iter()
         .map(|p| p.stopword_density(stop))
@@ -411,7 +415,7 @@ mod tests {
         }
     }
 
-    fn english() -> HashSet<&'static str> {
+    fn english() -> FxHashSet<&'static str> {
         stop_words("en").expect("English stop words")
     }
 

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::shingle;
 
@@ -38,7 +38,7 @@ pub struct Profile {
 /// Token counts of a document's text.
 #[derive(Debug, Clone, Default)]
 pub struct TokenCounts {
-    pub counts: HashMap<String, u32>,
+    pub counts: FxHashMap<String, u32>,
     pub total: u64,
 }
 
@@ -260,7 +260,7 @@ impl Profiles {
     /// Count the tokens, keeping only the profile words (all that badness needs).
     pub fn count(&self, tokens: &shingle::Tokens) -> TokenCounts {
         let mut c = TokenCounts {
-            counts: HashMap::new(),
+            counts: FxHashMap::default(),
             total: tokens.len() as u64,
         };
         for t in tokens.iter() {
