@@ -798,15 +798,20 @@ mod tests {
         );
     }
 
-    #[test]
-    fn regions_and_the_main_region() {
-        let para = "<p>This is a long sentence of real content, and it is written for the people who \
-                    read the page. It has more than one sentence, which is what they came for.</p>";
-        let html = format!(
+    /// A page of a nav list of 3 links, a post of a title and `para` three times, and a footer.
+    fn nav_post_footer(para: &str) -> Document {
+        analyze_html(&format!(
             "<body><nav><ul><li><a href=/>Home</a><li><a href=/a>About</a><li><a href=/c>Contact</a></ul></nav>\
              <div class=post><h1>A title</h1>{para}{para}{para}</div><footer><p>(c) 2024 <a href=/>Site</a></footer></body>"
+        ))
+    }
+
+    #[test]
+    fn regions_and_the_main_region() {
+        let doc = nav_post_footer(
+            "<p>This is a long sentence of real content, and it is written for the people who \
+             read the page. It has more than one sentence, which is what they came for.</p>",
         );
-        let doc = analyze_html(&html);
         let texts: Vec<&str> = doc.blocks.iter().map(|b| b.text.as_str()).collect();
         assert_eq!(texts.len(), 8, "{texts:?}");
         // body (all blocks), the list in the nav (0..=2), the post (3..=6). The footer's 3
@@ -824,13 +829,10 @@ mod tests {
     #[test]
     fn context_of_first_stage_probabilities() {
         use crate::classify::combined::{N_CONTEXT, context};
-        let para = "<p>This is a long sentence of real content, and it is written for the people who \
-                    read the page.</p>";
-        let html = format!(
-            "<body><nav><ul><li><a href=/>Home</a><li><a href=/a>About</a><li><a href=/c>Contact</a></ul></nav>\
-             <div class=post><h1>A title</h1>{para}{para}{para}</div><footer><p>(c) 2024 <a href=/>Site</a></footer></body>"
+        let doc = nav_post_footer(
+            "<p>This is a long sentence of real content, and it is written for the people who \
+             read the page.</p>",
         );
-        let doc = analyze_html(&html);
         assert_eq!(doc.regions, [(0, 7), (0, 2), (3, 6)]);
         let p = [0.9, 0.9, 0.9, 0.1, 0.2, 0.3, 0.4, 0.8];
         let c = context(&doc.blocks, &doc.regions, &p);
