@@ -630,4 +630,39 @@ mod tests {
         assert_eq!(s.pooled.common, 2);
         assert!((s.pooled.precision() - 2.0 / 3.0).abs() < 1e-12);
     }
+
+    #[test]
+    fn training_weighs_pages_by_labelled_blocks_spread_by_words() {
+        let html = "<body><div><a href=/>Home</a></div><p>The article itself, long enough to be \
+                    content on any reading of the page.</p><p>One more line.</p></body>";
+        let page = Page {
+            raw: html.as_bytes(),
+            payload: html.as_bytes(),
+            http_charset: None,
+            meta: Meta::default(),
+        };
+        let cfg = Config::default();
+        let doc = document::analyze(page, &Models::builtin(), &cfg, &mut StageTimes::default());
+        let docs = [doc.ok()];
+        let words: Vec<f64> = blocks_of(&docs[0])
+            .iter()
+            .map(|b| 1.0 + b.boilerpipe.0.words as f64)
+            .collect();
+        assert_eq!(words.len(), 3);
+        // Boilerplate, content, unlabelled: two rows that weigh 2 together, by their words.
+        let labels = vec![vec![Some(false), Some(true), None]];
+        let rows = |_| vec![0.5f32; 3];
+        let data = training_data(&docs, &labels, |_| true, 1, rows);
+        assert_eq!(data.y, [true, false]);
+        for k in 0..2 {
+            let share = 2.0 * words[k] / (words[0] + words[1]);
+            assert!(
+                (data.w[k] as f64 - share).abs() < 1e-6,
+                "row {k}: {}",
+                data.w[k]
+            );
+        }
+        assert!(words[1] > 2.0 * words[0]);
+        assert!(training_data(&docs, &labels, |_| false, 1, rows).is_empty());
+    }
 }
