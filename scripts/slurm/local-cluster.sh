@@ -134,13 +134,18 @@ sleep 1
 done_before=$(find "$out2" -name '*.done.json' | wc -l)
 echo "$done_before inputs done; sending SIGUSR1 to the job's steps"
 scancel --signal=USR1 "$job"
+started=
 for _ in $(seq 600); do
   state=$(squeue -h -j "$job" -o "%T %r" 2>/dev/null)
   [ -z "$state" ] && break
-  # Slurm holds a requeued job for two minutes (its begin time); here it may start at once.
-  if [ "$state" = "PENDING BeginTime" ]; then
-    echo "requeued; starting it now instead of in two minutes"
-    scontrol update JobId="$job" StartTime=now
+  # Slurm holds a requeued job for two minutes (its begin time); here it may start sooner,
+  # but not within the second in which the first run ended: slurmd compares credential times
+  # in whole seconds, takes a new credential from that second for a revoked one and refuses
+  # to launch the job ("Job N already killed, do not launch batch job").
+  if [ "$state" = "PENDING BeginTime" ] && [ -z "$started" ]; then
+    echo "requeued; starting it in 2 seconds instead of in two minutes"
+    scontrol update JobId="$job" StartTime=now+2
+    started=1
   fi
   sleep 0.5
 done
