@@ -662,7 +662,9 @@ mod tests {
                 data.w[k]
             );
         }
+        // The two rows' words differ enough that weights ignoring them would fail the above.
         assert!(words[1] > 2.0 * words[0]);
+        // Pages not selected give no rows.
         assert!(training_data(&docs, &labels, |_| false, 1, rows).is_empty());
     }
 }
