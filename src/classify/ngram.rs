@@ -177,6 +177,24 @@ impl Counts {
 pub struct NgramModel {
     pub params: Params,
     scorer: Scorer,
+    /// Models of order ≤ [`DENSE_MAX_ORDER`]: both log-probabilities of every n-gram of folded
+    /// symbols, indexed by [`dense_code`]s, so that scoring is one array read per character.
+    dense: Option<Vec<[f32; 2]>>,
+}
+
+/// The highest order scored from a dense table (96³ entries of 8 bytes: 7 MB).
+const DENSE_MAX_ORDER: usize = 3;
+/// The symbols a folded character or the boundary can be: `\n`, space and printable ASCII.
+const DENSE_SYMBOLS: usize = 96;
+
+/// A folded symbol's place among the [`DENSE_SYMBOLS`]; `None` for bytes folding never gives
+/// (a model file may hold them; no text reaches them).
+fn dense_code(b: u8) -> Option<usize> {
+    match b {
+        BOUNDARY => Some(0),
+        b' '..=b'~' => Some((b - b' ') as usize + 1),
+        _ => None,
+    }
 }
 
 /// Both models in one table: log₂ P*ₖ of every k-gram observed in either (NaN where a model
@@ -263,6 +281,52 @@ impl Scorer {
         (log_p, (1.0 / (total + ALPHABET)).log2() as f32)
     }
 
+    /// [`Scorer::log_probs`] of every n-gram of [`DENSE_SYMBOLS`], the n-gram with codes
+    /// (s₁ … sₙ) at Σ sᵢ·96ⁿ⁻ⁱ; the same f32 operations, so the same values. Built order by
+    /// order: an n-gram a model has not seen takes its suffix's value plus the back-off weight.
+    fn dense(&self) -> Vec<[f32; 2]> {
+        // acc[k]: the back-off weights summed (as `log_probs` sums them) before order k is
+        // looked up.
+        let mut acc = [0f32; MAX_ORDER + 2];
+        for k in (1..=self.order).rev() {
+            acc[k - 1] = acc[k] + self.log_backoff[k];
+        }
+        let mut by_order: Vec<Vec<(usize, [f32; 2])>> = vec![Vec::new(); self.order + 1];
+        'entries: for (&key, &lp) in &self.log_p {
+            let k = key_order(key);
+            if k == 0 || k > self.order {
+                continue;
+            }
+            let mut index = 0;
+            for i in (0..k).rev() {
+                let Some(code) = dense_code((key >> (8 * i)) as u8) else {
+                    continue 'entries;
+                };
+                index = index * DENSE_SYMBOLS + code;
+            }
+            by_order[k].push((index, lp));
+        }
+        let unseen = [0, 1].map(|m| acc[0] + self.log_unseen[m]);
+        let mut table = vec![unseen];
+        for (k, entries) in by_order.iter().enumerate().skip(1) {
+            // Every k-gram starts from its (k−1)-suffix's value: the suffix is the index modulo
+            // 96^(k−1), so the lower table repeats once per first symbol.
+            let mut next = Vec::with_capacity(table.len() * DENSE_SYMBOLS);
+            for _ in 0..DENSE_SYMBOLS {
+                next.extend_from_slice(&table);
+            }
+            for &(index, lp) in entries {
+                for (m, v) in lp.iter().enumerate() {
+                    if !v.is_nan() {
+                        next[index][m] = acc[k] + v;
+                    }
+                }
+            }
+            table = next;
+        }
+        table
+    }
+
     /// log₂ P*(last symbol of `h` | the symbols before it) under the clean and the dirty model.
     #[inline]
     fn log_probs(&self, h: u64) -> [f32; 2] {
@@ -295,9 +359,12 @@ impl NgramModel {
     pub fn new(params: Params, clean: &Counts, dirty: &Counts) -> NgramModel {
         assert_eq!(clean.order, params.order);
         assert_eq!(dirty.order, params.order);
+        let scorer = Scorer::new(clean, dirty, params.q);
+        let dense = (params.order <= DENSE_MAX_ORDER).then(|| scorer.dense());
         NgramModel {
             params,
-            scorer: Scorer::new(clean, dirty, params.q),
+            scorer,
+            dense,
         }
     }
 
@@ -310,6 +377,34 @@ impl NgramModel {
     /// NCleaner's score of a segment: `H_dirty − H_clean` in bits per character; positive means
     /// the clean model fits better. `None` for empty text.
     pub fn score(&self, text: &str) -> Option<f32> {
+        match (&self.dense, self.params.order) {
+            (Some(dense), 1) => self.score_dense::<1>(dense, text),
+            (Some(dense), 2) => self.score_dense::<2>(dense, text),
+            (Some(dense), 3) => self.score_dense::<3>(dense, text),
+            _ => self.score_hashed(text),
+        }
+    }
+
+    /// [`NgramModel::score`] from the dense table of a model of order `N`.
+    fn score_dense<const N: usize>(&self, dense: &[[f32; 2]], text: &str) -> Option<f32> {
+        // Indices of the N−1 last symbols wrap at 96^(N−1) (a constant, so no division); the
+        // boundaries are code 0.
+        let context = DENSE_SYMBOLS.pow(N as u32 - 1);
+        let folding = self.params.folding;
+        let (mut index, mut clean, mut dirty, mut chars) = (0usize, 0f64, 0f64, 0usize);
+        for c in text.chars() {
+            let code = dense_code(folding.fold(c)).expect("folding gives printable ASCII");
+            index = index % context * DENSE_SYMBOLS + code;
+            let [c, d] = dense[index];
+            clean += c as f64;
+            dirty += d as f64;
+            chars += 1;
+        }
+        (chars > 0).then(|| ((clean - dirty) / chars as f64) as f32)
+    }
+
+    /// [`NgramModel::score`] with a table lookup per order.
+    fn score_hashed(&self, text: &str) -> Option<f32> {
         let n = self.params.order;
         let mut h = 0u64;
         for _ in 1..n {
@@ -481,6 +576,36 @@ mod tests {
             assert!(clean.unwrap() > 0.0 && dirty.unwrap() < 0.0, "{p:?}");
         }
         assert_eq!(model(Params::STANDARD).score(""), None);
+    }
+
+    #[test]
+    fn dense_table_scores_exactly_as_the_lookups() {
+        let texts = [
+            "The committee discussed the proposal.",
+            "Home | About us | Contact | Login",
+            "Ça — é\tüber\u{7f}\u{0}\n 42 ~ {x} zzqx",
+            "a",
+            "",
+        ];
+        for order in 1..=DENSE_MAX_ORDER {
+            for folding in [Folding::Standard, Folding::NonLexical] {
+                let m = model(Params {
+                    order,
+                    q: 0.5,
+                    folding,
+                });
+                assert!(m.dense.is_some());
+                for t in texts {
+                    // Bit for bit: the scores are model inputs.
+                    assert_eq!(
+                        m.score(t).map(f32::to_bits),
+                        m.score_hashed(t).map(f32::to_bits),
+                        "order {order}, {folding:?}: {t:?}"
+                    );
+                }
+            }
+        }
+        assert!(model(Params::NON_LEXICAL).dense.is_none());
     }
 
     #[test]
