@@ -19,7 +19,10 @@
 //! behind the cues and regions closes `p`, `li`, `dd` and `dt` where HTML5 implies their end. Its cost is
 //! linear in the input whatever the nesting; depth and block count are capped ([`Limits`]).
 
+use std::sync::OnceLock;
+
 use memchr::{memchr, memmem};
+use rustc_hash::FxHashMap;
 
 /// The raw text of a record as texrex's reader builds it: each line, terminated by LF or CR
 /// (a CR right after LF belongs to that LF; NUL bytes are dropped), becomes `' ' + line + ' '`.
@@ -372,6 +375,48 @@ pub(crate) const VOID: [&[u8]; 16] = [
     b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta", b"param",
     b"source", b"track", b"wbr", b"keygen", b"command",
 ];
+
+/// Bits of [`tag_sets`]: one per list of tag names above.
+mod set {
+    pub const VOID: u16 = 1 << 0;
+    pub const RAW_TEXT: u16 = 1 << 1;
+    pub const RCDATA: u16 = 1 << 2;
+    pub const CLOSE_P: u16 = 1 << 3;
+    pub const TEXREX_DROP: u16 = 1 << 4;
+    pub const HTML5_DROP: u16 = 1 << 5;
+    pub const BREAK: u16 = 1 << 6;
+    pub const JUSTEXT: u16 = 1 << 7;
+    pub const HTML5_BLOCK: u16 = 1 << 8;
+    pub const HEAD_CONTENT: u16 = 1 << 9;
+}
+
+/// The lists a lower-case tag name (without `/`) is on, as [`set`] bits: one hash lookup per
+/// tag instead of a scan of every list.
+fn tag_sets(name: &[u8]) -> u16 {
+    static SETS: OnceLock<FxHashMap<&'static [u8], u16>> = OnceLock::new();
+    let sets = SETS.get_or_init(|| {
+        let lists: [(&[&[u8]], u16); 10] = [
+            (&VOID, set::VOID),
+            (&RAW_TEXT, set::RAW_TEXT),
+            (&RCDATA, set::RCDATA),
+            (&CLOSE_P, set::CLOSE_P),
+            (&TEXREX_DROP, set::TEXREX_DROP),
+            (&HTML5_DROP, set::HTML5_DROP),
+            (&BREAK_TAGS, set::BREAK),
+            (&JUSTEXT_TAGS, set::JUSTEXT),
+            (&HTML5_BLOCKS, set::HTML5_BLOCK),
+            (&HEAD_CONTENT, set::HEAD_CONTENT),
+        ];
+        let mut sets = FxHashMap::default();
+        for (list, bit) in lists {
+            for name in list {
+                *sets.entry(*name).or_insert(0) |= bit;
+            }
+        }
+        sets
+    });
+    sets.get(name).copied().unwrap_or(0)
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -803,8 +848,9 @@ impl Stripper<'_> {
             // Raw text and RCDATA elements: their content is not markup.
             if c != b'/' && !self_closing {
                 let name = self.name.as_slice();
-                let rcdata = RCDATA.contains(&name);
-                if rcdata || RAW_TEXT.contains(&name) {
+                let sets = tag_sets(name);
+                let rcdata = sets & set::RCDATA != 0;
+                if rcdata || sets & set::RAW_TEXT != 0 {
                     // Without an end tag the element is taken to end right here (browsers of
                     // old did so for an unclosed `<title>`); otherwise one typo in the head
                     // would swallow the page. A failed search is remembered, so the cost stays
@@ -920,6 +966,10 @@ impl Stripper<'_> {
                 b.anchors += 1;
             }
         }
+        let bare = name.strip_prefix(b"/");
+        let start = bare.is_none();
+        let bare = bare.unwrap_or(name);
+        let sets = tag_sets(bare);
         let br = name == b"br" || name == b"br/";
         let double_br = br && self.br_pending && self.syntax == Syntax::Html5;
         if name[0] != b'/' {
@@ -929,14 +979,14 @@ impl Stripper<'_> {
             self.write_text(b" ");
         }
         // Depth of open elements, for the nesting cap; the element stack, for the cues.
-        if let Some(bare) = name.strip_prefix(b"/") {
+        if !start {
             self.depth = self.depth.saturating_sub(1);
             let k = name_key(bare);
             let from = self.stack.len().saturating_sub(STACK_SEARCH);
             if let Some(p) = self.stack[from..].iter().rposition(|e| e.key == k) {
                 self.close_to(from + p);
             }
-        } else if name[0].is_ascii_alphabetic() && !self_closing && !VOID.contains(&name) {
+        } else if name[0].is_ascii_alphabetic() && !self_closing && sets & set::VOID == 0 {
             self.depth += 1;
             if self.depth > self.limits.max_depth {
                 self.capped = Some(Cap::Depth);
@@ -944,7 +994,7 @@ impl Stripper<'_> {
             }
             let k = name_key(name);
             // As in HTML5, these start tags end an open `p`, `li`, `dd` or `dt`.
-            if CLOSE_P.contains(&name) {
+            if sets & set::CLOSE_P != 0 {
                 self.close_implied(b"p");
             }
             match name {
@@ -994,17 +1044,17 @@ impl Stripper<'_> {
                 if self.syntax == Syntax::Html5
                     && self.drop_close.as_deref() == Some(b"/head")
                     && name[0].is_ascii_alphabetic()
-                    && !HEAD_CONTENT.contains(&name)
+                    && sets & set::HEAD_CONTENT == 0
                 {
                     // As in HTML5, an element that cannot be in the head ends it.
                     self.state = State::Text;
                     self.drop_close = None;
                 }
-                let drop: &[&[u8]] = match self.syntax {
-                    Syntax::Texrex => &TEXREX_DROP,
-                    Syntax::Html5 => &HTML5_DROP,
+                let drop = match self.syntax {
+                    Syntax::Texrex => set::TEXREX_DROP,
+                    Syntax::Html5 => set::HTML5_DROP,
                 };
-                if self.drop_close.is_none() && drop.contains(&name) {
+                if self.drop_close.is_none() && start && sets & drop != 0 {
                     self.state = State::Markup;
                     let mut close = Vec::with_capacity(name.len() + 1);
                     close.push(b'/');
@@ -1014,15 +1064,10 @@ impl Stripper<'_> {
                     self.state = State::Text;
                     self.drop_close = None;
                 } else if self.state == State::Text {
-                    let bare = name.strip_prefix(b"/").unwrap_or(name);
                     let breaks = match self.syntax {
-                        Syntax::Texrex => BREAK_TAGS.contains(&bare),
+                        Syntax::Texrex => sets & set::BREAK != 0,
                         // texrex's break tags are among these (a test checks it).
-                        Syntax::Html5 => {
-                            double_br
-                                || JUSTEXT_TAGS.contains(&bare)
-                                || HTML5_BLOCKS.contains(&bare)
-                        }
+                        Syntax::Html5 => double_br || sets & (set::JUSTEXT | set::HTML5_BLOCK) != 0,
                     };
                     if breaks {
                         self.new_div(after, name);
@@ -1076,7 +1121,10 @@ impl Stripper<'_> {
         };
         let paragraph = {
             let bare = name.strip_prefix(b"/").unwrap_or(name);
-            bare.is_empty() || bare == b"br" || bare == b"body" || JUSTEXT_TAGS.contains(&bare)
+            bare.is_empty()
+                || bare == b"br"
+                || bare == b"body"
+                || tag_sets(bare) & set::JUSTEXT != 0
         };
         let cur = if !self.blocks[cur].text.is_empty() {
             let b = &mut self.blocks[cur];
