@@ -99,7 +99,12 @@ impl Paragraph {
         for w in self.text.split_whitespace() {
             words += 1;
             lower.clear();
-            lower.extend(w.chars().flat_map(char::to_lowercase));
+            if w.is_ascii() {
+                lower.push_str(w);
+                lower.make_ascii_lowercase();
+            } else {
+                lower.extend(w.chars().flat_map(char::to_lowercase));
+            }
             hits += stop.contains(lower.as_str()) as usize;
         }
         if words == 0 {
@@ -480,6 +485,10 @@ mod tests {
         let d = para("The cat AND the dog").stopword_density(&stop);
         assert!((d - 3.0 / 5.0).abs() < 1e-9, "{d}");
         assert_eq!(para("").stopword_density(&stop), 0.0);
+        // Lower case beyond ASCII too.
+        let de = stop_words("de").unwrap();
+        let d = para("ÜBER Über über Xylophon").stopword_density(&de);
+        assert!((d - 3.0 / 4.0).abs() < 1e-9, "{d}");
         // At least 20 languages have lists.
         let langs = [
             "en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "pl", "cs", "sk",
