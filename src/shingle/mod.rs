@@ -117,19 +117,29 @@ pub fn fingerprint(tokens: &Tokens, n: usize, hashes: usize) -> Option<Vec<u64>>
         own = hash_params(hashes);
         &own
     };
-    let mut mins = vec![u64::MAX; hashes];
     let mut gram = Vec::with_capacity(64);
-    for w in tokens.spans.windows(n) {
-        gram.clear();
-        let len = (w[n - 1].1 - w[0].0) as usize;
-        gram.resize(9usize.saturating_sub(len), b' ');
-        gram.extend_from_slice(&tokens.text.as_bytes()[w[0].0 as usize..w[n - 1].1 as usize]);
-        let h = xxh3_64_with_seed(&gram, 0);
-        for (m, &(a, b)) in mins.iter_mut().zip(params) {
-            let v = a.wrapping_mul(h).wrapping_add(b);
-            *m = (*m).min(v);
-        }
-    }
+    let grams: Vec<u64> = tokens
+        .spans
+        .windows(n)
+        .map(|w| {
+            gram.clear();
+            let len = (w[n - 1].1 - w[0].0) as usize;
+            gram.resize(9usize.saturating_sub(len), b' ');
+            gram.extend_from_slice(&tokens.text.as_bytes()[w[0].0 as usize..w[n - 1].1 as usize]);
+            xxh3_64_with_seed(&gram, 0)
+        })
+        .collect();
+    // One hash function at a time over all n-grams: the minimum stays in a register.
+    let mins = params
+        .iter()
+        .map(|&(a, b)| {
+            grams
+                .iter()
+                .map(|&h| a.wrapping_mul(h).wrapping_add(b))
+                .min()
+                .expect("at least one n-gram")
+        })
+        .collect();
     Some(mins)
 }
 
