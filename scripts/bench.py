@@ -12,7 +12,12 @@ and reports documents per CPU-second, MB/s of uncompressed HTML per CPU-second a
 Peak memory is also measured on the WARC repeated three times, to show it does not grow with
 the input. The peers are installed from PyPI into target/bench/venv on first use.
 
-Usage: python3 scripts/bench.py [--repeat N]
+The tools take turns within each repeat, so a busy spell of a shared machine hits them alike;
+the best CPU time of each counts and the median is shown beside it. `--baseline BIN` adds
+another cowrex binary (say, a build of the previous commit) to the same turns, to measure a
+change on a noisy machine.
+
+Usage: python3 scripts/bench.py [--repeat N] [--baseline BIN]
 """
 import argparse
 import glob
@@ -20,6 +25,7 @@ import gzip
 import io
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -116,6 +122,7 @@ def ensure_peers():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=3, help="runs per tool; the best CPU time counts")
+    ap.add_argument("--baseline", metavar="BIN", help="another cowrex binary to run in the same turns")
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     warc = os.path.join(OUT, "pages.warc.gz")
@@ -131,30 +138,33 @@ def main():
     with open(peer_script, "w") as f:
         f.write(PEER)
 
-    rows = []
-    best = None
+    def process(binary, out):
+        return [binary, "process", "--no-progress", "--force", "-j1", warc, "-o", os.path.join(OUT, out)]
+
+    tools = [("cowrex process -j1", process(cowrex, "out"))]
+    if args.baseline:
+        tools.append(("cowrex process -j1, baseline %s" % args.baseline, process(os.path.abspath(args.baseline), "out-baseline")))
+    tools.append(("fastwarc + resiliparse (main_content=True)", [py, peer_script, warc]))
+    runs = {name: [] for name, _ in tools}
     for _ in range(args.repeat):
-        r = run_measured([cowrex, "process", "--no-progress", "--force", "-j1", warc, "-o", os.path.join(OUT, "out")])
-        best = r if best is None or r[0] < best[0] else best
+        for name, cmd in tools:
+            runs[name].append(run_measured(cmd))
     stats = json.load(open(os.path.join(OUT, "out", "pages.stats.json")))
     # Documents = HTML responses processed (those without any text are counted too, as
     # resiliparse returns an empty string for them).
     docs = stats["records_by_type"]["response"]
-    rows.append(("cowrex process -j1", docs, best))
-    best = None
-    for _ in range(args.repeat):
-        r = run_measured([py, peer_script, warc])
-        best = r if best is None or r[0] < best[0] else best
-    rows.append(("fastwarc + resiliparse (main_content=True)", pages, best))
     big = run_measured([cowrex, "process", "--no-progress", "--force", "-j1", warc3, "-o", os.path.join(OUT, "out3")])
 
     mb = html_bytes / 1e6
     print("Input: %d pages, %.1f MB of HTML, WARC %.1f MB (gzip per record)\n" % (pages, mb, os.path.getsize(warc) / 1e6))
-    print("| tool | documents | CPU s | docs per CPU-second | HTML MB per CPU-second | wall s | peak RSS MiB |")
-    print("|---|---|---|---|---|---|---|")
-    for name, n, (cpu, wall, rss) in rows:
-        print("| %s | %d | %.2f | %.0f | %.1f | %.2f | %.0f |" % (name, n, cpu, n / cpu, mb / cpu, wall, rss))
-    print("\nPeak RSS of cowrex -j1 on the WARC repeated 3 times: %.0f MiB (once: %.0f MiB)" % (big[2], rows[0][2][2]))
+    print("| tool | documents | CPU s | median CPU s | docs per CPU-second | HTML MB per CPU-second | wall s | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, _ in tools:
+        cpu, wall, rss = min(runs[name])
+        median = statistics.median(r[0] for r in runs[name])
+        n = docs if name.startswith("cowrex") else pages
+        print("| %s | %d | %.2f | %.2f | %.0f | %.1f | %.2f | %.0f |" % (name, n, cpu, median, n / cpu, mb / cpu, wall, rss))
+    print("\nPeak RSS of cowrex -j1 on the WARC repeated 3 times: %.0f MiB (once: %.0f MiB)" % (big[2], min(runs[tools[0][0]])[2]))
 
 
 if __name__ == "__main__":
