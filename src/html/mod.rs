@@ -1159,16 +1159,21 @@ impl Stripper<'_> {
         let cues = self.stack.last().map_or(0, |e| e.cues);
         let block = &mut self.blocks[cur];
         let t = &mut block.text;
-        let (before, mut words) = (t.len(), 0u32);
+        let (before, mut words, mut texted) = (t.len(), 0u32, false);
+        // Whether the text so far ends in a word.
+        let mut in_word = t.last().is_some_and(|&l| !is_ws(l));
+        t.reserve(bytes.len());
         for &b in bytes {
             if !is_ws(b) {
-                words += u32::from(t.last().is_none_or(|&l| is_ws(l)));
+                words += u32::from(!in_word);
                 t.push(b);
-            } else if t.last().is_some_and(|&l| !is_ws(l)) {
+                (in_word, texted) = (true, true);
+            } else if in_word {
                 t.push(b' ');
+                in_word = false;
             }
         }
-        if t[before..].iter().any(|&b| !is_ws(b)) {
+        if texted {
             self.br_pending = false;
             block.cues |= cues;
             if cues & cue::LINK != 0 {
