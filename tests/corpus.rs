@@ -303,19 +303,39 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
             "nbdprop",
             "avgbpc",
             "avgbpd",
+            "bpt",
             "blocks",
             "provenance",
         ] {
             assert!(keys.contains(&k), "{k} missing");
         }
-        let kept: Vec<&str> = j["blocks"]
+        // `text` is the blocks at or below the document's threshold, which the XML also gives.
+        let bpt = j["bpt"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&bpt), "bpt {bpt}");
+        let kept: Vec<&serde_json::Value> = j["blocks"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|b| b["bpv"].as_f64().unwrap() <= 0.5 && b.get("dup_of").is_none())
+            .filter(|b| b["bpv"].as_f64().unwrap() <= bpt)
+            .collect();
+        assert_eq!(j["nbd"].as_u64().unwrap() as usize, kept.len());
+        let text: Vec<&str> = kept
+            .iter()
+            .filter(|b| b.get("dup_of").is_none())
             .map(|b| b["text"].as_str().unwrap())
             .collect();
-        assert_eq!(j["text"].as_str().unwrap(), kept.join("\n"));
+        assert_eq!(j["text"].as_str().unwrap(), text.join("\n"));
+        let doc_line = xml.lines().find(|l| l.contains(id.as_str())).unwrap();
+        let xml_bpt: f64 = doc_line
+            .split(" bpt=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((xml_bpt - bpt).abs() < 1e-5, "{doc_line}");
         let bdv = j["bdv"].as_f64().unwrap();
         let class = (b'a' + ((bdv / 2.0).round_ties_even() as u8).min(25)) as char;
         assert_eq!(j["bdc"].as_str().unwrap(), class.to_string());

@@ -258,6 +258,24 @@ impl Gbt {
         z.into_iter().map(sigmoid).collect()
     }
 
+    /// The same model at temperature `t`: P = sigmoid(margin / t), by dividing the base and
+    /// every leaf by `t` (t > 1 makes the probabilities less extreme).
+    pub fn tempered(&self, t: f32) -> Gbt {
+        let trees = self
+            .trees
+            .iter()
+            .map(|tree| {
+                tree.iter()
+                    .map(|n| match *n {
+                        Node::Leaf(v) => Node::Leaf(v / t),
+                        split => split,
+                    })
+                    .collect()
+            })
+            .collect();
+        Gbt::new(self.features, self.base / t, trees)
+    }
+
     fn new(features: usize, base: f32, trees: Vec<Vec<Node>>) -> Gbt {
         Gbt {
             features,
@@ -651,6 +669,30 @@ mod tests {
             sigmoid(4.0),
             "3.5 > 3.0 goes on to the split at 4.0"
         );
+    }
+
+    #[test]
+    fn tempering_divides_the_margin() {
+        let data = circle(2000);
+        let m = train(
+            &data,
+            TrainConfig {
+                trees: 20,
+                depth: 4,
+                ..TrainConfig::default()
+            },
+        );
+        let t = m.tempered(2.5);
+        let rows = &data.x[..200 * 3];
+        for (p, q) in m.predict_rows(rows).iter().zip(t.predict_rows(rows)) {
+            let z = (p / (1.0 - p)).ln();
+            assert!((sigmoid(z / 2.5) - q).abs() < 1e-4, "{p} at 2.5: {q}");
+            // Less extreme, same side of 0.5.
+            assert!((q - 0.5).abs() <= (p - 0.5).abs() + 1e-6);
+            assert_eq!(q > 0.5, *p > 0.5);
+        }
+        assert_eq!(m.tempered(1.0), m);
+        assert_eq!(Gbt::parse(&t.to_text()).unwrap(), t);
     }
 
     #[test]

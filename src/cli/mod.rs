@@ -111,9 +111,11 @@ struct ModelArgs {
     /// N-gram model file (from `cowrex train ngram`) instead of the built-in one.
     #[arg(long, value_name = "FILE")]
     ngram_model: Option<PathBuf>,
-    /// A block whose score is above this is boilerplate.
-    #[arg(long, default_value_t = 0.5, value_name = "T")]
-    threshold: f32,
+    /// A block whose score (bpv) is above this is boilerplate. Default: for the combined model,
+    /// each document's threshold that maximises the expected bag-of-words F1 of its content
+    /// (written as `bpt`); 0.5 for the other scorers.
+    #[arg(long, value_name = "T")]
+    threshold: Option<f32>,
     /// Stop segmenting a page at this many open elements.
     #[arg(long, default_value_t = Limits::default().max_depth, value_name = "N")]
     max_depth: usize,
@@ -437,9 +439,10 @@ struct TrainNgramArgs {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ScorerArg {
-    /// Blocks whose combined-model score is at most --threshold.
+    /// Blocks whose combined-model score is at most --threshold (default: each page's
+    /// expected-F1 threshold).
     Combined,
-    /// Blocks whose MLP score is at most --threshold.
+    /// Blocks whose MLP score is at most --threshold (default 0.5).
     Mlp,
     /// Blocks whose n-gram score is at least --bias.
     Ngram,
@@ -917,10 +920,11 @@ fn extract(a: ExtractArgs) -> CliResult {
     let cfg = doc_config(&a.model, false);
     let doc = analyze_file(&bytes, &a.url, &models, &cfg).ok();
     let blocks = doc.as_ref().map_or(&[][..], |d| &d.blocks[..]);
+    let threshold = doc.as_ref().map_or(0.5, |d| d.threshold);
     let mut out = io::BufWriter::new(io::stdout().lock());
     match a.format {
         Format::Text => {
-            for b in blocks.iter().filter(|b| b.bpv <= a.model.threshold) {
+            for b in blocks.iter().filter(|b| b.bpv <= threshold) {
                 writeln!(out, "{}", b.text)?;
             }
         }
@@ -948,7 +952,7 @@ fn extract(a: ExtractArgs) -> CliResult {
                     b.idx,
                     format_general(b.bpv as f64),
                     xml::bpc(b.bpv),
-                    u8::from(b.bpv > a.model.threshold),
+                    u8::from(b.bpv > threshold),
                     columns.join("\t"),
                     text
                 )?;
@@ -964,7 +968,7 @@ fn extract(a: ExtractArgs) -> CliResult {
                         "idx": b.idx,
                         "bpv": b.bpv,
                         "bpc": xml::bpc(b.bpv).to_string(),
-                        "boilerplate": b.bpv > a.model.threshold,
+                        "boilerplate": b.bpv > threshold,
                     });
                     for (k, s) in crate::output::block_scores(b) {
                         v[k] = s.json();
@@ -1212,12 +1216,22 @@ fn analyze_gold_pages(
         .map_err(Into::into)
 }
 
-/// Whether the scorer chosen for `eval` keeps a block.
-fn keeps(a: &EvalArgs, b: &document::Block) -> bool {
+/// Which blocks of a page the scorer chosen for `eval` keeps.
+fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
+    let threshold = a
+        .model
+        .threshold
+        .unwrap_or_else(|| document::decision_threshold(blocks, classify::Scorer::Combined));
+    blocks.iter().map(|b| keeps(a, b, threshold)).collect()
+}
+
+/// Whether the scorer chosen for `eval` keeps a block, on a page whose combined-model threshold
+/// is `threshold`.
+fn keeps(a: &EvalArgs, b: &document::Block, threshold: f32) -> bool {
     let bp = b.boilerpipe.1;
     match a.scorer {
-        ScorerArg::Combined => b.bpv <= a.model.threshold,
-        ScorerArg::Mlp => b.mlp <= a.model.threshold,
+        ScorerArg::Combined => b.bpv <= threshold,
+        ScorerArg::Mlp => b.mlp <= a.model.threshold.unwrap_or(0.5),
         ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.bias.bias),
         ScorerArg::Justext => b.justext.class == classify::justext::Class::Good,
         ScorerArg::Boilerpipe => bp.num_words,
@@ -1263,9 +1277,12 @@ fn cowrex_texts(
     let texts = docs
         .iter()
         .map(|d| {
-            eval::blocks_of(d)
+            let blocks = eval::blocks_of(d);
+            blocks
                 .iter()
-                .filter(|b| keeps(a, b))
+                .zip(kept(a, blocks))
+                .filter(|(_, k)| *k)
+                .map(|(b, _)| b)
                 .map(|b| b.text.as_str())
                 .collect::<Vec<_>>()
                 .join("\n")
@@ -1274,8 +1291,11 @@ fn cowrex_texts(
     let cv =
         a.cv.map_or(String::new(), |k| format!(", {k}-fold cv by page"));
     let scorer = match a.scorer {
-        ScorerArg::Combined => format!("combined (threshold {}{cv})", a.model.threshold),
-        ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold),
+        ScorerArg::Combined => match a.model.threshold {
+            Some(t) => format!("combined (threshold {t}{cv})"),
+            None => format!("combined (expected-F1 threshold per page{cv})"),
+        },
+        ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold.unwrap_or(0.5)),
         ScorerArg::Justext => "justext".to_string(),
         ScorerArg::Boilerpipe => "boilerpipe, number of words (Algorithm 2)".to_string(),
         ScorerArg::BoilerpipeDensity => "boilerpipe, densitometric (Algorithm 1)".to_string(),
@@ -1337,7 +1357,7 @@ fn block_level(
     sets: &[String],
     pages: &[(usize, eval::GoldPage)],
     docs: &[Option<document::Document>],
-    content: impl Fn(&document::Block) -> bool + Copy,
+    kept: impl Fn(&[document::Block]) -> Vec<bool> + Copy,
 ) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
     if !dir.is_dir() {
         return Err(format!("--blocks {}: no such directory", dir.display()).into());
@@ -1361,7 +1381,7 @@ fn block_level(
             .zip(docs)
             .filter(|((s, _), _)| *s == i)
             .map(|((_, p), d)| (p, d));
-        let f = eval::block_figures(&labels, set_pages, content)?;
+        let f = eval::block_figures(&labels, set_pages, kept)?;
         let c = f.confusion;
         println!(
             "{set:<20} {:>6} {:>7} {:>10} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
@@ -1459,9 +1479,10 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
         positive
     );
     let rows = eval::feature_rows(&docs);
-    let text =
-        eval::train_combined(&docs, &labels, &rows, |_| true, a.gbt.config(), threads).to_text();
-    write_model(&a.out, &text)
+    let (model, temperature) =
+        eval::train_combined(&docs, &labels, &rows, |_| true, a.gbt.config(), threads);
+    eprintln!("cowrex: main stage calibrated at temperature {temperature}");
+    write_model(&a.out, &model.to_text())
 }
 
 /// Write a model's text, gzipped when the file name ends in `.gz` (deterministic bytes).
@@ -1534,7 +1555,7 @@ fn evaluate(a: EvalArgs) -> CliResult {
         "pages": json_pages,
     });
     if let Some(dir) = &a.blocks {
-        json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| keeps(&a, b))?;
+        json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| kept(&a, b))?;
     }
     if let Some(p) = &a.json {
         std::fs::write(p, format!("{json:#}\n"))

@@ -98,6 +98,8 @@ pub struct Document {
     pub regions: Vec<(u32, u32)>,
     /// Blocks found by segmentation, valid or not.
     pub blocks_total: usize,
+    /// Blocks whose `bpv` is at most this are the document's content.
+    pub threshold: f32,
     pub figures: DocFigures,
     pub capped: Option<Cap>,
     /// Some bytes could not be decoded in the chosen charset.
@@ -204,14 +206,15 @@ impl Default for DocFilter {
 /// Analysis settings.
 #[derive(Debug, Clone, Copy)]
 pub struct Config {
-    /// A block with `bpv` above this is boilerplate.
-    pub threshold: f32,
+    /// A block with `bpv` above this is boilerplate; `None`: each document's
+    /// [`decision_threshold`].
+    pub threshold: Option<f32>,
     pub limits: Limits,
     pub syntax: Syntax,
     pub filter: Option<DocFilter>,
     /// Documents with a badness above this are skipped (`skipped.bad_quality`).
     pub max_badness: Option<f64>,
-    /// Blocks of at least this many bytes (and `bpv` ≤ `threshold`) are the content that
+    /// Blocks of at least this many bytes (and `bpv` ≤ the threshold) are the content that
     /// shingles and badness are computed from (texrex's `MinLength`, 100).
     pub min_length: usize,
     pub shingles: bool,
@@ -222,7 +225,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            threshold: 0.5,
+            threshold: None,
             limits: Limits::default(),
             syntax: Syntax::Html5,
             filter: None,
@@ -354,7 +357,10 @@ pub fn analyze(
     };
     times.language += elapsed(&mut t);
     let model = score_blocks(&mut blocks, &regions, language, models);
-    let figures = figures(&blocks, cfg.threshold);
+    let threshold = cfg
+        .threshold
+        .unwrap_or_else(|| decision_threshold(&blocks, models.scorer));
+    let figures = figures(&blocks, threshold);
     times.score += elapsed(&mut t);
     if blocks.is_empty() {
         return Err(no_text);
@@ -371,7 +377,7 @@ pub fn analyze(
     let mut tokens = shingle::Tokens::default();
     let mut content_size = 0;
     for b in &blocks {
-        if b.bpv <= cfg.threshold && b.text.len() >= cfg.min_length {
+        if b.bpv <= threshold && b.text.len() >= cfg.min_length {
             tokens.add(&b.text);
             content_size += b.text.len();
         }
@@ -442,6 +448,7 @@ pub fn analyze(
         regions,
         blocks_total: seg.blocks.len(),
         blocks,
+        threshold,
         figures,
         capped: seg.capped,
         malformed,
@@ -452,6 +459,44 @@ pub fn analyze(
         fingerprint,
         links,
     })
+}
+
+/// The threshold that decides a document's content when none is configured: for the combined
+/// model, whose `bpv` are calibrated probabilities, the [`f1_threshold`]; 0.5 for the other
+/// scorers.
+pub fn decision_threshold(blocks: &[Block], scorer: Scorer) -> f32 {
+    match scorer {
+        Scorer::Combined => f1_threshold(blocks.iter().map(|b| (b.bpv, b.boilerpipe.0.words))),
+        _ => 0.5,
+    }
+}
+
+/// The threshold on `bpv` (the probability that a block is boilerplate) that maximises the
+/// expected bag-of-words F1 of the content it keeps, the measure of DESIGN.md, for a page's
+/// blocks given as (`bpv`, words). With `q` = 1 − `bpv` and `w` a block's words, keeping the set `S` gives an expected F1 of about
+/// 2·Σ_S w·q / (Σ_S w + Σ_all w·q) (Jansche 2007; Nan Ye et al. 2012); the best `S` are the
+/// blocks of lowest `bpv`, so the threshold is the `bpv` of the last block of the best such
+/// prefix. A page the model is sure of gets about 0.5, an uncertain one a higher threshold:
+/// keeping a doubtful block costs less F1 than losing the content. 0.5 for a page without
+/// words.
+pub fn f1_threshold(blocks: impl Iterator<Item = (f32, u32)>) -> f32 {
+    let mut order: Vec<(f32, f64)> = blocks
+        .filter(|&(_, w)| w > 0)
+        .map(|(bpv, w)| (bpv, w as f64))
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let expected: f64 = order.iter().map(|&(bpv, w)| w * (1.0 - bpv as f64)).sum();
+    let (mut kept, mut kept_content) = (0.0, 0.0);
+    let (mut best, mut threshold) = (0.0, 0.5);
+    for (bpv, w) in order {
+        kept += w;
+        kept_content += w * (1.0 - bpv as f64);
+        let f1 = 2.0 * kept_content / (kept + expected);
+        if f1 > best {
+            (best, threshold) = (f1, bpv);
+        }
+    }
+    threshold
 }
 
 /// Run every scorer on a document's blocks and set `bpv` from the deciding one; returns the
@@ -733,6 +778,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn f1_threshold_keeps_what_pays_off_in_expected_f1() {
+        // A page the model is sure of: the threshold falls between its content and the rest.
+        let sure = [(0.02, 200), (0.05, 100), (0.97, 30), (0.99, 10), (0.98, 50)];
+        assert_eq!(f1_threshold(sure.into_iter()), 0.05);
+        // Content at 0.6 (doubtful) beside sure boilerplate: keeping it is worth more expected
+        // F1 than keeping nothing, which threshold 0.5 would do.
+        let doubtful = [(0.6, 300), (0.62, 100), (0.99, 40), (0.995, 60)];
+        assert_eq!(f1_threshold(doubtful.into_iter()), 0.62);
+        // A doubtful block beside sure content is kept only when it is long enough to matter
+        // more than it dilutes: 0.55 with few words stays out at this content's certainty.
+        let mixed = [(0.01, 500), (0.55, 5), (0.9, 100)];
+        assert_eq!(f1_threshold(mixed.into_iter()), 0.01);
+        // Ties keep the same threshold whatever the order of the blocks.
+        let a = [(0.3, 10), (0.7, 10), (0.3, 20)];
+        let b = [(0.3, 20), (0.3, 10), (0.7, 10)];
+        assert_eq!(f1_threshold(a.into_iter()), f1_threshold(b.into_iter()));
+        // No words: the plain 0.5.
+        assert_eq!(f1_threshold([(0.2, 0), (0.9, 0)].into_iter()), 0.5);
+        assert_eq!(f1_threshold(std::iter::empty()), 0.5);
+    }
+
+    #[test]
     fn ids_are_deterministic_and_36_chars() {
         let m = Meta {
             url: "http://example.org/a".into(),
@@ -792,10 +859,12 @@ mod tests {
         assert_eq!(doc.blocks.len(), 2);
         assert_eq!(doc.title.as_deref(), Some("T & U"));
         assert!(doc.blocks.iter().all(|b| (-1.0..=1.0).contains(&b.bpv)));
+        // The figures count the blocks the document's threshold keeps.
         assert_eq!(
-            doc.figures.nbd + doc.blocks.iter().filter(|b| b.bpv > 0.5).count(),
+            doc.figures.nbd + doc.blocks.iter().filter(|b| b.bpv > doc.threshold).count(),
             2
         );
+        assert!(doc.figures.nbd >= 1, "the paragraph is content");
     }
 
     /// A page of a nav list of 3 links, a post of a title and `para` three times, and a footer.

@@ -301,7 +301,7 @@ pub struct BlockFigures {
 pub fn block_figures<'a>(
     labels: &HashMap<String, PathBuf>,
     pages: impl IntoIterator<Item = (&'a GoldPage, &'a Option<Document>)>,
-    content: impl Fn(&Block) -> bool,
+    kept: impl Fn(&[Block]) -> Vec<bool>,
 ) -> Result<BlockFigures, String> {
     let mut f = BlockFigures::default();
     for (p, d) in pages {
@@ -315,11 +315,14 @@ pub fn block_figures<'a>(
         f.pages += 1;
         let blocks = blocks_of(d);
         let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
-        for (b, a) in blocks.iter().zip(labels::align(&texts, &reference)) {
+        for (keep, a) in kept(blocks)
+            .into_iter()
+            .zip(labels::align(&texts, &reference))
+        {
             match a.label() {
                 Some(is_content) => {
                     f.blocks += 1;
-                    f.confusion.add(!content(b), !is_content);
+                    f.confusion.add(!keep, !is_content);
                 }
                 None => f.unlabelled += 1,
             }
@@ -408,7 +411,10 @@ fn first_stage(cfg: gbt::TrainConfig) -> gbt::TrainConfig {
 /// Train the combined model on the labelled blocks of the pages `use_page` selects. The second
 /// stage learns from first-stage probabilities that models trained without the page give it
 /// ([`STACK_FOLDS`] folds over the training pages, trained on up to `threads` threads), as
-/// unseen pages will get. `rows[i]` are page `i`'s [`combined::features`].
+/// unseen pages will get. The main stage's probabilities are calibrated: its margins are
+/// divided by the [`calibration_temperature`] of the probabilities that main models trained
+/// without a page give it (the same folds). `rows[i]` are page `i`'s [`combined::features`].
+/// Returns the model and that temperature.
 pub fn train_combined(
     docs: &[Option<Document>],
     labels: &[Vec<Option<bool>>],
@@ -416,7 +422,7 @@ pub fn train_combined(
     use_page: impl Fn(usize) -> bool,
     cfg: gbt::TrainConfig,
     threads: usize,
-) -> combined::Model {
+) -> (combined::Model, f32) {
     let mut position = vec![None; docs.len()];
     for (j, i) in (0..docs.len()).filter(|&i| use_page(i)).enumerate() {
         position[i] = Some(j);
@@ -424,26 +430,56 @@ pub fn train_combined(
     let first_cfg = first_stage(cfg);
     let base = |i: usize| rows[i].clone();
     let in_fold = |i: usize, fold: usize| position[i].map(|j| j % STACK_FOLDS == fold);
-    let models: Vec<gbt::Gbt> = std::thread::scope(|s| {
-        let folds: Vec<Vec<usize>> = (0..threads.clamp(1, STACK_FOLDS))
-            .map(|t| (t..STACK_FOLDS).step_by(threads.max(1)).collect())
-            .collect();
-        let workers: Vec<_> = folds
-            .into_iter()
-            .map(|folds| {
+    let out_of_fold = |fold: usize| move |i: usize| in_fold(i, fold) == Some(false);
+    let models = train_folds(threads, |fold| {
+        let data = training_data(docs, labels, out_of_fold(fold), combined::N_FEATURES, base);
+        gbt::train(&data, first_cfg)
+    });
+    let fold_of = |i: usize| (0..STACK_FOLDS).find(|&f| in_fold(i, f) == Some(true));
+    let p: Vec<Vec<f32>> = (0..docs.len())
+        .map(|i| fold_of(i).map_or_else(Vec::new, |f| models[f].predict_rows(&rows[i])))
+        .collect();
+    let used = |i: usize| position[i].is_some();
+    let first = gbt::train(
+        &training_data(docs, labels, used, combined::N_FEATURES, base),
+        first_cfg,
+    );
+    let width = combined::N_FEATURES + combined::N_CONTEXT;
+    let stacked = |i: usize| {
+        let (blocks, regions) = (blocks_of(&docs[i]), regions_of(&docs[i]));
+        combined::stacked(&rows[i], &combined::context(blocks, regions, &p[i]))
+    };
+    // The main stage's own out-of-fold probabilities, to calibrate the final one's.
+    let mains = train_folds(threads, |fold| {
+        gbt::train(
+            &training_data(docs, labels, out_of_fold(fold), width, stacked),
+            cfg,
+        )
+    });
+    // Rows of one value: the block's probability from the main model trained without it.
+    let held = training_data(docs, labels, used, 1, |i| {
+        mains[fold_of(i).expect("a training page")].predict_rows(&stacked(i))
+    });
+    let temperature = calibration_temperature(&held.x, &held.y, &held.w);
+    let second = gbt::train(&training_data(docs, labels, used, width, stacked), cfg);
+    let model = combined::Model {
+        first,
+        second: second.tempered(temperature),
+    };
+    (model, temperature)
+}
+
+/// Train one model per fold of [`STACK_FOLDS`], on up to `threads` threads; `train(fold)`
+/// trains the model for `fold`.
+fn train_folds(threads: usize, train: impl Fn(usize) -> gbt::Gbt + Sync) -> Vec<gbt::Gbt> {
+    let train = &train;
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.clamp(1, STACK_FOLDS))
+            .map(|t| {
                 s.spawn(move || {
-                    folds
-                        .into_iter()
-                        .map(|fold| {
-                            let data = training_data(
-                                docs,
-                                labels,
-                                |i| in_fold(i, fold) == Some(false),
-                                combined::N_FEATURES,
-                                base,
-                            );
-                            (fold, gbt::train(&data, first_cfg))
-                        })
+                    (t..STACK_FOLDS)
+                        .step_by(threads.max(1))
+                        .map(|fold| (fold, train(fold)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -454,34 +490,37 @@ pub fn train_combined(
             .collect();
         all.sort_by_key(|(fold, _)| *fold);
         all.into_iter().map(|(_, m)| m).collect()
-    });
-    let p: Vec<Vec<f32>> = (0..docs.len())
-        .map(
-            |i| match (0..STACK_FOLDS).find(|&f| in_fold(i, f) == Some(true)) {
-                Some(fold) => models[fold].predict_rows(&rows[i]),
-                None => Vec::new(),
-            },
-        )
+    })
+}
+
+/// The temperature `T` that makes probabilities `p` (of the positive class `y`, with weights
+/// `w`) best calibrated: the one minimising the weighted log loss of `sigmoid(logit(p) / T)`,
+/// to 0.01 between 0.5 and 5.
+fn calibration_temperature(p: &[f32], y: &[bool], w: &[f32]) -> f32 {
+    let logits: Vec<f64> = p
+        .iter()
+        .map(|&p| {
+            let p = (p as f64).clamp(1e-7, 1.0 - 1e-7);
+            (p / (1.0 - p)).ln()
+        })
         .collect();
-    let used = |i: usize| position[i].is_some();
-    let first = gbt::train(
-        &training_data(docs, labels, used, combined::N_FEATURES, base),
-        first_cfg,
-    );
-    let data = training_data(
-        docs,
-        labels,
-        used,
-        combined::N_FEATURES + combined::N_CONTEXT,
-        |i| {
-            let (blocks, regions) = (blocks_of(&docs[i]), regions_of(&docs[i]));
-            combined::stacked(&rows[i], &combined::context(blocks, regions, &p[i]))
-        },
-    );
-    combined::Model {
-        first,
-        second: gbt::train(&data, cfg),
-    }
+    let loss = |t: f64| -> f64 {
+        logits
+            .iter()
+            .zip(y)
+            .zip(w)
+            .map(|((&z, &y), &w)| {
+                // -log sigmoid(±z/t), computed stably.
+                let m = if y { z / t } else { -z / t };
+                w as f64 * ((-m.abs()).exp().ln_1p() + (-m).max(0.0))
+            })
+            .sum()
+    };
+    (50..=500)
+        .map(|k| k as f64 / 100.0)
+        .map(|t| (t, loss(t)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(1.0, |(t, _)| t as f32)
 }
 
 /// The combined model's input rows of each page ([`combined::features`]).
@@ -519,7 +558,7 @@ pub fn cross_validate_combined(
                             return out;
                         }
                         let model =
-                            train_combined(shared, labels, &rows, |i| i % k != fold, cfg, 1);
+                            train_combined(shared, labels, &rows, |i| i % k != fold, cfg, 1).0;
                         out.push((fold, model));
                     }
                 })
@@ -598,6 +637,31 @@ pub fn count_page(gold: &str, blocks: &[Block], clean: &mut Counts, raw: &mut Co
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn calibration_temperature_undoes_overconfidence() {
+        // Labels drawn with probability q; reported as sigmoid(k · logit q), overconfident for
+        // k > 1: the fitted temperature is k.
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for k in [1.0, 2.0, 3.0] {
+            let (mut p, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
+            for _ in 0..40_000 {
+                let q = 0.02 + 0.96 * next();
+                let z = (q / (1.0 - q)).ln() * k;
+                p.push((1.0 / (1.0 + (-z).exp())) as f32);
+                y.push(next() < q);
+                w.push(1.0);
+            }
+            let t = calibration_temperature(&p, &y, &w);
+            assert!((t as f64 - k).abs() < 0.1 * k, "k {k}: temperature {t}");
+        }
+    }
 
     #[test]
     fn bag_of_words_overlap() {

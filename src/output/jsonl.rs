@@ -2,14 +2,14 @@
 //!
 //! ```text
 //! {"id":"…","url":"…","language":"eng","text":"…","title":"…","host":"…","tld":"…",
-//!  "bdv":3.2,"bdc":"c","nbc":812,"nbcprop":0.41,"nbd":3,"nbdprop":0.2,"avgbpc":0.5,"avgbpd":0.7,
+//!  "bdv":3.2,"bdc":"c","nbc":812,"nbcprop":0.41,"nbd":3,"nbdprop":0.2,"avgbpc":0.5,"avgbpd":0.7,"bpt":0.62,
 //!  "blocks":[{"idx":0,"bpv":0.93,"bpc":"j","ngram":-1.2,"text":"Home"},
 //!            {"idx":4,"bpv":0.02,"bpc":"a","dup_of":1,"text":"…"}],
 //!  "provenance":{"warc_file":"…","warc_record_id":"…","warc_date":"…","offset":0,"length":1234,
 //!                "ip":"…","http_date":"…","last_modified":"…","charset":"UTF-8","doctype":"HTML5"}}
 //! ```
 //!
-//! `text` is the blocks at or below the threshold that are not in-document duplicates, joined
+//! `text` is the blocks whose `bpv` is at most `bpt` (the document's threshold) that are not in-document duplicates, joined
 //! by newlines; `blocks` lists every block. Keys without a value (`title`, `ngram`, `dup_of`,
 //! provenance fields) are left out. A duplicate of an earlier document gets `duplicate_of`.
 
@@ -37,6 +37,8 @@ struct Line<'a> {
     nbdprop: f64,
     avgbpc: f64,
     avgbpd: f64,
+    /// The document's decision threshold: `text` is the blocks whose `bpv` is at most this.
+    bpt: f32,
     blocks: Vec<BlockLine<'a>>,
     provenance: Provenance<'a>,
 }
@@ -75,17 +77,12 @@ struct Provenance<'a> {
 
 /// Append one document as a JSON line. Returns the position of the final `}`, where the writer
 /// can add `,"duplicate_of":"…"`.
-pub fn write_doc(
-    out: &mut Vec<u8>,
-    doc: &Document,
-    threshold: f32,
-    dup_blocks: DupBlocks,
-) -> usize {
+pub fn write_doc(out: &mut Vec<u8>, doc: &Document, dup_blocks: DupBlocks) -> usize {
     let f = &doc.figures;
     let m = &doc.meta;
     let mut text = String::new();
     for b in &doc.blocks {
-        if b.bpv <= threshold && b.dup_of.is_none() {
+        if b.bpv <= doc.threshold && b.dup_of.is_none() {
             if !text.is_empty() {
                 text.push('\n');
             }
@@ -109,6 +106,7 @@ pub fn write_doc(
         nbdprop: f.nbdprop,
         avgbpc: f.avgbpc,
         avgbpd: f.avgbpd,
+        bpt: doc.threshold,
         blocks: doc
             .blocks
             .iter()

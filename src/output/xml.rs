@@ -1,7 +1,7 @@
 //! texrex's XML corpus format: one tag per line, no declaration and no root element.
 //!
 //! ```text
-//! <doc url="…" id="…" ip="…" sourcecharset="…" sourcedoctype="…" bdc="…" bdv="…" nbc="…" nbcprop="…" nbd="…" nbdprop="…" avgbpc="…" avgbpd="…" host="…" tld="…" language="…" date="…" last-modified="…" warc-date="…" warc-record-id="…">
+//! <doc url="…" id="…" ip="…" sourcecharset="…" sourcedoctype="…" bdc="…" bdv="…" nbc="…" nbcprop="…" nbd="…" nbdprop="…" avgbpc="…" avgbpd="…" host="…" tld="…" language="…" bpt="…" date="…" last-modified="…" warc-date="…" warc-record-id="…">
 //! <meta name="arcfile" content="…" />
 //! <meta name="arcoffset" content="…" />
 //! <meta name="arclength" content="…" />
@@ -138,6 +138,7 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
         },
     );
     attr(out, "language", language_code(doc.language));
+    attr(out, "bpt", &format_general(doc.threshold as f64));
     attr(out, "date", opt(&doc.meta.http_date));
     attr(out, "last-modified", opt(&doc.meta.last_modified));
     attr(out, "warc-date", opt(&doc.meta.warc_date));

@@ -274,7 +274,7 @@ struct DocOut {
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let d = &cfg.doc;
     let s = format!(
-        "v4 threshold={} max_depth={} max_blocks={} syntax={:?} filter={:?} max_badness={:?} \
+        "v5 threshold={:?} max_depth={} max_blocks={} syntax={:?} filter={:?} max_badness={:?} \
          min_length={} shingles={} links={} dup_blocks={:?} max_payload={} formats={:?} \
          exact_dups={:?} model={}",
         d.threshold,
@@ -523,7 +523,7 @@ fn process_record(
     let vrt = formats.vrt.then(|| lines(xml::Lines::Vrt));
     let jsonl = formats.jsonl.then(|| {
         let mut bytes = Vec::with_capacity(4096);
-        let mark_at = jsonl::write_doc(&mut bytes, &doc, cfg.threshold, cfg.dup_blocks);
+        let mark_at = jsonl::write_doc(&mut bytes, &doc, cfg.dup_blocks);
         Rendered { bytes, mark_at }
     });
     let mut shingles = Vec::new();
