@@ -221,8 +221,9 @@ struct ProcessArgs {
     /// 500 content characters, 25 % content characters, 10 % content blocks).
     #[arg(long)]
     filter: bool,
-    /// gzip level of the outputs (0-9).
-    #[arg(long, default_value_t = 3, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=9))]
+    /// gzip level of the outputs: 0 (stored) to 12 (libdeflate's levels; 6 is about zlib's
+    /// default). Shingles get at most 1.
+    #[arg(long, default_value_t = crate::output::gz::DEFAULT_LEVEL, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=12))]
     compression: u32,
     /// Corpus formats, comma-separated: xml (texrex's), jsonl (one document per line), vrt
     /// (one token per line, for cwb-encode).

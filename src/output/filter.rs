@@ -10,9 +10,6 @@ use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::path::Path;
 
-use flate2::Compression;
-use flate2::write::GzEncoder;
-
 use crate::open_maybe_gz;
 use crate::shingle::ID_LEN;
 
@@ -75,7 +72,7 @@ impl Filter {
         let name = input.to_string_lossy();
         let jsonl = name.ends_with(".jsonl") || name.ends_with(".jsonl.gz");
         let st = if name.ends_with(".gz") {
-            let mut w = GzEncoder::new(f, Compression::new(3));
+            let mut w = super::gz::GzMembers::new(f, super::gz::DEFAULT_LEVEL);
             let st = self.copy(reader, &mut w, jsonl)?;
             w.finish()?.flush()?;
             st

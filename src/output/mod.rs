@@ -1,6 +1,7 @@
 //! Writers: texrex XML corpus lines and VRT, JSON lines, run statistics.
 
 pub mod filter;
+pub mod gz;
 pub mod jsonl;
 pub mod stats;
 pub mod xml;

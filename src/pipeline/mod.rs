@@ -9,15 +9,13 @@ pub mod manifest;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, bounded};
-use flate2::Compression;
-use flate2::write::GzEncoder;
 use md5::{Digest, Md5};
 use serde::Serialize;
 
@@ -25,6 +23,7 @@ use crate::classify::{Models, quality};
 use crate::document::{self, Config, Meta, Page, StageTimes};
 use crate::features::texrex::format_general;
 use crate::hex;
+use crate::output::gz::GzMembers;
 use crate::output::stats::FileStats;
 use crate::output::{jsonl, xml};
 use crate::shingle;
@@ -634,7 +633,7 @@ fn looks_like_html(payload: &[u8]) -> bool {
 struct GzOut {
     name: String,
     tmp: PathBuf,
-    enc: GzEncoder<BufWriter<File>>,
+    enc: GzMembers<File>,
 }
 
 impl GzOut {
@@ -644,10 +643,7 @@ impl GzOut {
         Ok(GzOut {
             name,
             tmp,
-            enc: GzEncoder::new(
-                BufWriter::with_capacity(1 << 16, f),
-                Compression::new(level),
-            ),
+            enc: GzMembers::new(f, level),
         })
     }
 
@@ -668,11 +664,7 @@ impl GzOut {
     }
 
     fn finish(self, dir: &Path) -> io::Result<String> {
-        self.enc
-            .finish()?
-            .into_inner()
-            .map_err(|e| e.into_error())?
-            .sync_all()?;
+        self.enc.finish()?.sync_all()?;
         fs::rename(&self.tmp, dir.join(&self.name))?;
         Ok(self.name)
     }
