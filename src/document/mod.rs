@@ -473,12 +473,12 @@ pub fn decision_threshold(blocks: &[Block], scorer: Scorer) -> f32 {
 
 /// The threshold on `bpv` (the probability that a block is boilerplate) that maximises the
 /// expected bag-of-words F1 of the content it keeps, the measure of DESIGN.md, for a page's
-/// blocks given as (`bpv`, words). With `q` = 1 − `bpv` and `w` a block's words, keeping the set `S` gives an expected F1 of about
-/// 2·Σ_S w·q / (Σ_S w + Σ_all w·q) (Jansche 2007; Nan Ye et al. 2012); the best `S` are the
-/// blocks of lowest `bpv`, so the threshold is the `bpv` of the last block of the best such
-/// prefix. A page the model is sure of gets about 0.5, an uncertain one a higher threshold:
-/// keeping a doubtful block costs less F1 than losing the content. 0.5 for a page without
-/// words.
+/// blocks given as (`bpv`, words). With `q` = 1 − `bpv` and `w` a block's words, keeping the
+/// set `S` gives an expected F1 of about 2·Σ_S w·q / (Σ_S w + Σ_all w·q) (Jansche 2007; Nan Ye
+/// et al. 2012); the best `S` are the blocks of lowest `bpv`, so the threshold is the `bpv` of
+/// the last block of the best such prefix. On a page the model is sure of, that keeps about
+/// what 0.5 would; on an uncertain one it keeps more, since keeping a doubtful block costs
+/// less expected F1 than losing the content. 0.5 for a page without words.
 pub fn f1_threshold(blocks: impl Iterator<Item = (f32, u32)>) -> f32 {
     let mut order: Vec<(f32, f64)> = blocks
         .filter(|&(_, w)| w > 0)
