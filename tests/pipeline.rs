@@ -368,6 +368,25 @@ fn bad_arguments_are_usage_errors() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a cowrex MLP"));
+    // A share of the blocks or features to grow a tree on must be in (0, 1].
+    for bad in ["0", "1.5", "half"] {
+        let o = cowrex()
+            .args([
+                "train",
+                "combined",
+                "--pages",
+                "p",
+                "-o",
+                "m",
+                "--subsample",
+                bad,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("is not a share"), "{err}");
+    }
 }
 
 #[test]

@@ -151,6 +151,11 @@ pub struct TrainConfig {
     pub min_leaf: f64,
     /// Histogram bins per feature (2 to 256).
     pub bins: usize,
+    /// Share of the rows each tree is grown on, drawn anew per tree (stochastic gradient
+    /// boosting, Friedman 2002); 1 grows every tree on all rows.
+    pub subsample: f32,
+    /// Share of the features each tree may split on, drawn anew per tree; 1 allows all.
+    pub colsample: f32,
 }
 
 impl Default for TrainConfig {
@@ -162,6 +167,8 @@ impl Default for TrainConfig {
             lambda: 1.0,
             min_leaf: 5.0,
             bins: 64,
+            subsample: 1.0,
+            colsample: 1.0,
         }
     }
 }
@@ -418,7 +425,7 @@ pub fn train(data: &Data, cfg: TrainConfig) -> Gbt {
     let mut margin = vec![base; n];
     let (mut g, mut h) = (vec![0f64; n], vec![0f64; n]);
     let mut trees = Vec::with_capacity(cfg.trees);
-    for _ in 0..cfg.trees {
+    for t in 0..cfg.trees {
         for i in 0..n {
             let p = sigmoid(margin[i]) as f64;
             let w = data.w[i] as f64;
@@ -426,10 +433,18 @@ pub fn train(data: &Data, cfg: TrainConfig) -> Gbt {
             h[i] = w * (p * (1.0 - p)).max(1e-6);
         }
         let mut tree = Vec::new();
-        let rows: Vec<u32> = (0..n as u32).collect();
+        // The tree's rows and features: fixed draws from its index, so training is repeatable.
+        let mut draw = SplitMix(t as u64);
+        let rows: Vec<u32> = (0..n as u32)
+            .filter(|_| cfg.subsample >= 1.0 || draw.unit() < cfg.subsample)
+            .collect();
+        let allowed: Vec<bool> = (0..nf)
+            .map(|_| cfg.colsample >= 1.0 || draw.unit() < cfg.colsample)
+            .collect();
         let mut grower = Grower {
             binned: &binned,
             nf,
+            allowed: &allowed,
             edges: &edges,
             g: &g,
             h: &h,
@@ -468,6 +483,21 @@ pub fn train(data: &Data, cfg: TrainConfig) -> Gbt {
     Gbt::new(nf, base, trees)
 }
 
+/// SplitMix64 (Steele et al. 2014): the draws of rows and features, seeded per tree.
+struct SplitMix(u64);
+
+impl SplitMix {
+    /// A uniform draw from [0, 1).
+    fn unit(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
 /// A node during training: splits on bin indices (left when bin <= `bin`).
 enum BinNode {
     Split {
@@ -500,6 +530,8 @@ type Histogram = Vec<(f64, f64)>;
 struct Grower<'a> {
     binned: &'a [u8],
     nf: usize,
+    /// The features this tree may split on.
+    allowed: &'a [bool],
     edges: &'a [Vec<f32>],
     g: &'a [f64],
     h: &'a [f64],
@@ -542,7 +574,7 @@ impl Grower<'_> {
         let score = |g: f64, h: f64| g * g / (h + lambda);
         let parent = score(gs, hs);
         let mut best: Option<(f64, usize, u8)> = None;
-        for f in 0..self.nf {
+        for f in (0..self.nf).filter(|&f| self.allowed[f]) {
             let (mut gl, mut hl) = (0f64, 0f64);
             for b in 0..self.edges[f].len() {
                 let (g, h) = hist[f * self.stride + b];
@@ -633,6 +665,40 @@ mod tests {
         let again = Gbt::parse(&m.to_text()).unwrap();
         assert_eq!(again, m);
         assert_eq!(train(&train_set, cfg).to_text(), m.to_text());
+    }
+
+    #[test]
+    fn subsampled_trees_still_learn_and_repeat() {
+        let train_set = circle(4000);
+        let test_set = circle(6000);
+        let cfg = TrainConfig {
+            trees: 60,
+            depth: 4,
+            subsample: 0.5,
+            colsample: 0.5,
+            ..TrainConfig::default()
+        };
+        let m = train(&train_set, cfg);
+        let correct = (4000..6000)
+            .filter(|&i| (m.predict(test_set.row(i)) > 0.5) == test_set.y[i])
+            .count();
+        assert!(correct > 1880, "accuracy {correct}/2000");
+        assert_eq!(train(&train_set, cfg).to_text(), m.to_text());
+        // The draws change the trees, and each tree sees only some of the features.
+        let full = train(
+            &train_set,
+            TrainConfig {
+                subsample: 1.0,
+                colsample: 1.0,
+                ..cfg
+            },
+        );
+        assert_ne!(full.to_text(), m.to_text());
+        let lacks_one = m.to_text().lines().skip(1).any(|tree| {
+            let tree = format!(" {tree}");
+            !(tree.contains(" 0:") && tree.contains(" 1:"))
+        });
+        assert!(lacks_one, "some tree may not split on feature 0 or 1");
     }
 
     #[test]

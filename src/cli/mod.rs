@@ -385,6 +385,22 @@ struct GbtArgs {
     /// Shrinkage of every tree's values.
     #[arg(long, default_value_t = classify::gbt::TrainConfig::default().learning_rate)]
     learning_rate: f32,
+    /// Share of the labelled blocks each tree is grown on (drawn per tree).
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().subsample, value_parser = share)]
+    subsample: f32,
+    /// Share of the features each tree may split on (drawn per tree).
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().colsample, value_parser = share)]
+    colsample: f32,
+}
+
+/// A share: a number above 0 and at most 1.
+fn share(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
+        _ => Err(format!(
+            "{s:?} is not a share (a number above 0 and at most 1)"
+        )),
+    }
 }
 
 impl GbtArgs {
@@ -393,6 +409,8 @@ impl GbtArgs {
             trees: self.trees,
             depth: self.depth,
             learning_rate: self.learning_rate,
+            subsample: self.subsample,
+            colsample: self.colsample,
             ..Default::default()
         }
     }
