@@ -3,7 +3,9 @@
 //! reader may run ahead of the writer (so memory does not grow with the input).
 //!
 //! Every item carries a sequence number; the writer puts items back in input order, so the
-//! output is byte-identical whatever the number of workers.
+//! output is byte-identical whatever the number of workers. Items travel in batches (up to
+//! [`BATCH`] items or [`BATCH_BYTES`] of records), so that threads wake once per batch
+//! rather than once per record.
 
 pub mod manifest;
 
@@ -301,8 +303,8 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
     let started = Instant::now();
     let threads = cfg.threads.max(1);
     let window = 64 * threads + 64;
-    let (job_tx, job_rx) = bounded::<(u64, Job)>(4 * threads);
-    let (done_tx, done_rx) = bounded::<(u64, Done)>(4 * threads);
+    let (job_tx, job_rx) = bounded::<Vec<(u64, Job)>>(2 * threads);
+    let (done_tx, done_rx) = bounded::<Vec<(u64, Done)>>(2 * threads);
     let (token_tx, token_rx) = bounded::<()>(window);
     for _ in 0..window {
         token_tx.send(()).expect("fresh channel");
@@ -333,21 +335,42 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
     })
 }
 
+/// Items per batch between the threads; less than the window, so a batch being filled never
+/// holds an item the writer waits for while the reader waits for a token.
+const BATCH: usize = 16;
+
+/// A batch is sent once its records hold this many bytes.
+const BATCH_BYTES: usize = 256 << 10;
+
 fn reader(
     inputs: &[Input],
     max_payload: u64,
     retry: Retry,
-    tx: Sender<(u64, Job)>,
+    tx: Sender<Vec<(u64, Job)>>,
     tokens: Receiver<()>,
 ) {
     let mut seq = 0u64;
+    let (mut batch, mut bytes) = (Vec::with_capacity(BATCH), 0usize);
+    // Queue a job; the batch goes when it is full, at an input's end, or on a stop.
     let mut send = |job: Job| -> bool {
         if tokens.recv().is_err() {
             return false;
         }
-        let ok = tx.send((seq, job)).is_ok();
+        let flush = match &job {
+            Job::Record(r, _) | Job::TooLarge(r) | Job::Broken(r) => {
+                bytes += r.block.len();
+                bytes >= BATCH_BYTES
+            }
+            Job::Skipped { .. } | Job::Start { .. } => false,
+            Job::End { .. } | Job::Abort => true,
+        };
+        batch.push((seq, job));
         seq += 1;
-        ok
+        if flush || batch.len() >= BATCH || crate::signals::stop_requested() {
+            bytes = 0;
+            return tx.send(std::mem::take(&mut batch)).is_ok();
+        }
+        true
     };
     for (i, input) in inputs.iter().enumerate() {
         if crate::signals::stop_requested() || !send(Job::Start { file: i }) {
@@ -387,39 +410,42 @@ fn worker(
     cfg: &Config,
     formats: Formats,
     max_payload: u64,
-    rx: Receiver<(u64, Job)>,
-    tx: Sender<(u64, Done)>,
+    rx: Receiver<Vec<(u64, Job)>>,
+    tx: Sender<Vec<(u64, Done)>>,
 ) {
-    for (seq, job) in rx {
-        let done = match job {
-            Job::Start { file } => Done::Start { file },
-            Job::End { error, bytes } => Done::End { error, bytes },
-            Job::Abort => Done::Abort,
-            Job::Skipped { reason, bytes } => Done::Skipped { reason, bytes },
-            Job::TooLarge(r) => plain(&r, "skipped.payload_too_large"),
-            Job::Broken(r) => plain(&r, "error.read"),
-            Job::Record(r, file) => {
-                let mut times = StageTimes::default();
-                let arcfile = &inputs[file].arcfile;
-                let res = catch_unwind(AssertUnwindSafe(|| {
-                    process_record(&r, arcfile, models, cfg, formats, max_payload, &mut times)
-                }));
-                let (fate, doc) = match res {
-                    Ok(Ok(doc)) => ("written".to_string(), Some(doc)),
-                    Ok(Err(fate)) => (fate, None),
-                    Err(_) => ("error.panic".to_string(), None),
-                };
-                Done::Record {
-                    warc_type: r.warc_type.clone(),
-                    fate,
-                    block_bytes: r.block.len() as u64,
-                    truncated: r.truncated.clone(),
-                    doc: doc.map(Box::new),
-                    times,
+    for batch in rx {
+        let done = batch.into_iter().map(|(seq, job)| {
+            let done = match job {
+                Job::Start { file } => Done::Start { file },
+                Job::End { error, bytes } => Done::End { error, bytes },
+                Job::Abort => Done::Abort,
+                Job::Skipped { reason, bytes } => Done::Skipped { reason, bytes },
+                Job::TooLarge(r) => plain(&r, "skipped.payload_too_large"),
+                Job::Broken(r) => plain(&r, "error.read"),
+                Job::Record(r, file) => {
+                    let mut times = StageTimes::default();
+                    let arcfile = &inputs[file].arcfile;
+                    let res = catch_unwind(AssertUnwindSafe(|| {
+                        process_record(&r, arcfile, models, cfg, formats, max_payload, &mut times)
+                    }));
+                    let (fate, doc) = match res {
+                        Ok(Ok(doc)) => ("written".to_string(), Some(doc)),
+                        Ok(Err(fate)) => (fate, None),
+                        Err(_) => ("error.panic".to_string(), None),
+                    };
+                    Done::Record {
+                        warc_type: r.warc_type.clone(),
+                        fate,
+                        block_bytes: r.block.len() as u64,
+                        truncated: r.truncated.clone(),
+                        doc: doc.map(Box::new),
+                        times,
+                    }
                 }
-            }
-        };
-        if tx.send((seq, done)).is_err() {
+            };
+            (seq, done)
+        });
+        if tx.send(done.collect()).is_err() {
             return;
         }
     }
@@ -786,7 +812,7 @@ fn publish(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
 fn writer(
     cfg: &RunConfig,
     model_sum: &str,
-    rx: Receiver<(u64, Done)>,
+    rx: Receiver<Vec<(u64, Done)>>,
     tokens: Sender<()>,
 ) -> io::Result<Summary> {
     let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
@@ -798,7 +824,7 @@ fn writer(
     let mut seen: HashMap<u128, String> = HashMap::new();
     let mut progress = Reporter::new(cfg.progress, cfg.inputs.len());
     let mut bytes_read = 0u64;
-    for (seq, done) in rx {
+    for (seq, done) in rx.into_iter().flatten() {
         pending.insert(seq, done);
         while let Some(done) = pending.remove(&next) {
             next += 1;
