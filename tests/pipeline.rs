@@ -368,25 +368,22 @@ fn bad_arguments_are_usage_errors() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a cowrex MLP"));
+    // A training option's bad value: a usage error naming the problem.
+    let train_with = |option: &str, value: &str, says: &str| {
+        let args = [
+            "train", "combined", "--pages", "p", "-o", "m", option, value,
+        ];
+        let o = cowrex().args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{option} {value}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{err}");
+    };
     // A share of the blocks or features to grow a tree on must be in (0, 1].
     for bad in ["0", "1.5", "half"] {
-        let o = cowrex()
-            .args([
-                "train",
-                "combined",
-                "--pages",
-                "p",
-                "-o",
-                "m",
-                "--subsample",
-                bad,
-            ])
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains("is not a share"), "{err}");
+        train_with("--subsample", bad, "is not a share");
     }
+    // Oblivious trees or not takes true or false.
+    train_with("--oblivious", "yes", "--oblivious");
 }
 
 #[test]

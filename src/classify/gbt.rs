@@ -45,6 +45,10 @@ struct Flat {
     feature: Vec<u16>,
     threshold: Vec<f32>,
     leaf: Vec<f32>,
+    /// When every level of every tree splits on one condition (oblivious trees): each tree's
+    /// conditions, `depth` per tree, so a row's leaf is read off `depth` independent
+    /// comparisons.
+    levels: Option<(Vec<u16>, Vec<f32>)>,
 }
 
 impl Flat {
@@ -59,7 +63,10 @@ impl Flat {
             feature: vec![0; inner * trees.len()],
             threshold: vec![0.0; inner * trees.len()],
             leaf: vec![0.0; leaves * trees.len()],
+            levels: None,
         };
+        // Each level's condition, while all its splits agree; padding agrees with any.
+        let mut levels: Option<Vec<Option<(u16, f32)>>> = Some(vec![None; depth * trees.len()]);
         for (t, tree) in trees.iter().enumerate() {
             // (node, position in the complete tree, level)
             let mut stack = vec![(0usize, 0usize, 0usize)];
@@ -73,6 +80,13 @@ impl Flat {
                     } => {
                         flat.feature[t * inner + pos] = feature;
                         flat.threshold[t * inner + pos] = threshold;
+                        if let Some(conditions) = &mut levels {
+                            let known =
+                                conditions[t * depth + level].get_or_insert((feature, threshold));
+                            if known.0 != feature || known.1.to_bits() != threshold.to_bits() {
+                                levels = None;
+                            }
+                        }
                         stack.push((left as usize, 2 * pos + 1, level + 1));
                         stack.push((right as usize, 2 * pos + 2, level + 1));
                     }
@@ -84,11 +98,19 @@ impl Flat {
                 }
             }
         }
+        flat.levels = levels.map(|conditions| {
+            // A level of padding only: any condition leads to the same leaf.
+            let conditions = conditions.iter().map(|c| c.unwrap_or((0, 0.0)));
+            conditions.unzip()
+        });
         Some(flat)
     }
 
     /// Add every tree's value to the margins `z` of the rows (`nf` values each).
     fn add(&self, rows: &[f32], nf: usize, z: &mut [f32]) {
+        if let Some(levels) = &self.levels {
+            return self.add_by_levels(levels, rows, nf, z);
+        }
         let mut rows = rows.chunks_exact(nf * LANES);
         let mut z = z.chunks_exact_mut(LANES);
         for (rows, z) in (&mut rows).zip(&mut z) {
@@ -96,6 +118,42 @@ impl Flat {
         }
         for (row, z) in rows.remainder().chunks_exact(nf).zip(z.into_remainder()) {
             self.add_lanes::<1>(row, nf, std::slice::from_mut(z));
+        }
+    }
+
+    /// [`Flat::add`] for oblivious trees, [`LANES`] rows at a time: their features are laid
+    /// out by column, so each level compares `LANES` values to one threshold (which the
+    /// compiler vectorises), and the comparisons' bits, first level highest, index the leaf.
+    fn add_by_levels(&self, levels: &(Vec<u16>, Vec<f32>), rows: &[f32], nf: usize, z: &mut [f32]) {
+        let (depth, leaves) = (self.depth, 1usize << self.depth);
+        let (feature, threshold) = levels;
+        let mut columns = vec![0f32; nf * LANES];
+        for (rows, z) in rows.chunks(nf * LANES).zip(z.chunks_mut(LANES)) {
+            // A short last chunk repeats its last row in the unused lanes.
+            for k in 0..LANES {
+                let row = k.min(z.len() - 1) * nf;
+                for (f, &x) in rows[row..row + nf].iter().enumerate() {
+                    columns[f * LANES + k] = x;
+                }
+            }
+            let mut sum = [0f32; LANES];
+            sum[..z.len()].copy_from_slice(z);
+            for (t, leaf) in self.leaf.chunks_exact(leaves).enumerate() {
+                let mut at = [0u32; LANES];
+                for level in t * depth..(t + 1) * depth {
+                    let f = feature[level] as usize;
+                    let x: &[f32; LANES] = columns[f * LANES..(f + 1) * LANES].try_into().unwrap();
+                    let th = threshold[level];
+                    for k in 0..LANES {
+                        // Right (bit 1) when not x <= t, NaN too, as in the walk.
+                        at[k] = 2 * at[k] + 1 - u32::from(x[k] <= th);
+                    }
+                }
+                for (s, i) in sum.iter_mut().zip(at) {
+                    *s += leaf[i as usize];
+                }
+            }
+            z.copy_from_slice(&sum[..z.len()]);
         }
     }
 
@@ -156,19 +214,24 @@ pub struct TrainConfig {
     pub subsample: f32,
     /// Share of the features each tree may split on, drawn anew per tree; 1 allows all.
     pub colsample: f32,
+    /// Oblivious trees (as CatBoost's): all nodes of a level split on one feature and
+    /// threshold, the one that gains most summed over the level. Scoring a row then takes
+    /// `depth` independent comparisons instead of a chain of dependent loads.
+    pub oblivious: bool,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
-            trees: 200,
-            depth: 7,
+            trees: 300,
+            depth: 8,
             learning_rate: 0.2,
             lambda: 1.0,
             min_leaf: 5.0,
             bins: 64,
             subsample: 1.0,
             colsample: 1.0,
+            oblivious: true,
         }
     }
 }
@@ -452,7 +515,11 @@ pub fn train(data: &Data, cfg: TrainConfig) -> Gbt {
             tree: &mut tree,
             stride: bins,
         };
-        grower.grow(rows, 0, None);
+        if cfg.oblivious {
+            grower.grow_oblivious(rows);
+        } else {
+            grower.grow(rows, 0, None);
+        }
         for (i, m) in margin.iter_mut().enumerate() {
             *m += leaf_of(&tree, &binned[i * nf..(i + 1) * nf]);
         }
@@ -527,6 +594,34 @@ fn leaf_of(tree: &[BinNode], bins: &[u8]) -> f32 {
 /// Sums of gradients and hessians per feature and bin.
 type Histogram = Vec<(f64, f64)>;
 
+/// The rows of a split's left and right child, with their histograms when wanted.
+type Children = ((Vec<u32>, Option<Histogram>), (Vec<u32>, Option<Histogram>));
+
+/// Append the complete tree below `level` whose levels split on `splits` and whose leaves, in
+/// order from the left, are `leaves`; `index` is the node's position within its level.
+/// Returns the node's index.
+fn complete_tree(
+    tree: &mut Vec<BinNode>,
+    splits: &[(usize, u8)],
+    leaves: &[f32],
+    level: usize,
+    index: usize,
+) -> u32 {
+    let at = tree.len() as u32;
+    tree.push(BinNode::Leaf(leaves[index]));
+    if let Some(&(feature, bin)) = splits.get(level) {
+        let left = complete_tree(tree, splits, leaves, level + 1, 2 * index);
+        let right = complete_tree(tree, splits, leaves, level + 1, 2 * index + 1);
+        tree[at as usize] = BinNode::Split {
+            feature,
+            bin,
+            left,
+            right,
+        };
+    }
+    at
+}
+
 struct Grower<'a> {
     binned: &'a [u8],
     nf: usize,
@@ -593,28 +688,9 @@ impl Grower<'_> {
         let Some((_, feature, bin)) = best else {
             return at;
         };
-        let (left, right): (Vec<u32>, Vec<u32>) = rows
-            .iter()
-            .partition(|&&r| self.binned[r as usize * self.nf + feature] <= bin);
-        // Histogram subtraction: build the smaller child's, derive the larger one's.
-        let (small_left, small) = if left.len() <= right.len() {
-            (true, self.histogram(&left))
-        } else {
-            (false, self.histogram(&right))
-        };
-        let large: Histogram = hist
-            .iter()
-            .zip(&small)
-            .map(|(p, s)| (p.0 - s.0, p.1 - s.1))
-            .collect();
-        drop(hist);
-        let (hl, hr) = if small_left {
-            (small, large)
-        } else {
-            (large, small)
-        };
-        let l = self.grow(left, depth + 1, Some(hl));
-        let r = self.grow(right, depth + 1, Some(hr));
+        let ((left, hl), (right, hr)) = self.split(&rows, Some(hist), feature, bin);
+        let l = self.grow(left, depth + 1, hl);
+        let r = self.grow(right, depth + 1, hr);
         self.tree[at as usize] = BinNode::Split {
             feature,
             bin,
@@ -622,6 +698,97 @@ impl Grower<'_> {
             right: r,
         };
         at
+    }
+
+    /// The rows going left and right at `bin` of `feature`, with their histograms when the
+    /// rows' `hist` is given: the smaller child's is built, the larger one's derived from it.
+    fn split(&self, rows: &[u32], hist: Option<Histogram>, feature: usize, bin: u8) -> Children {
+        let (left, right): (Vec<u32>, Vec<u32>) = rows
+            .iter()
+            .partition(|&&r| self.binned[r as usize * self.nf + feature] <= bin);
+        let Some(hist) = hist else {
+            return ((left, None), (right, None));
+        };
+        let small_left = left.len() <= right.len();
+        let small = self.histogram(if small_left { &left } else { &right });
+        let large: Histogram = hist
+            .iter()
+            .zip(&small)
+            .map(|(p, s)| (p.0 - s.0, p.1 - s.1))
+            .collect();
+        let (hl, hr) = if small_left {
+            (small, large)
+        } else {
+            (large, small)
+        };
+        ((left, Some(hl)), (right, Some(hr)))
+    }
+
+    /// Grow an oblivious tree over `rows` (see [`TrainConfig::oblivious`]): level by level,
+    /// the feature and bin of largest gain summed over the level's nodes (a node gains nothing
+    /// where a side would weigh less than the minimum leaf weight); growth stops at the depth
+    /// or when no split gains. The nodes are a complete tree, each level on one condition.
+    fn grow_oblivious(&mut self, rows: Vec<u32>) {
+        let lambda = self.cfg.lambda;
+        let min_leaf = self.cfg.min_leaf;
+        let score = |g: f64, h: f64| g * g / (h + lambda);
+        let sums = |rows: &[u32]| {
+            rows.iter().fold((0f64, 0f64), |(a, b), &r| {
+                (a + self.g[r as usize], b + self.h[r as usize])
+            })
+        };
+        let hist = self.histogram(&rows);
+        let mut level: Vec<(Vec<u32>, Option<Histogram>)> = vec![(rows, Some(hist))];
+        let mut splits: Vec<(usize, u8)> = Vec::new();
+        while splits.len() < self.cfg.depth {
+            let totals: Vec<(f64, f64)> = level.iter().map(|(r, _)| sums(r)).collect();
+            let mut best: Option<(f64, usize, u8)> = None;
+            for f in (0..self.nf).filter(|&f| self.allowed[f]) {
+                let mut gain = vec![0f64; self.edges[f].len()];
+                for ((_, hist), &(gs, hs)) in level.iter().zip(&totals) {
+                    let Some(hist) = hist else { continue };
+                    if hs < 2.0 * min_leaf {
+                        continue;
+                    }
+                    let parent = score(gs, hs);
+                    let (mut gl, mut hl) = (0f64, 0f64);
+                    for (b, gain) in gain.iter_mut().enumerate() {
+                        let (g, h) = hist[f * self.stride + b];
+                        gl += g;
+                        hl += h;
+                        let (gr, hr) = (gs - gl, hs - hl);
+                        if hl >= min_leaf && hr >= min_leaf {
+                            *gain += score(gl, hl) + score(gr, hr) - parent;
+                        }
+                    }
+                }
+                for (b, &g) in gain.iter().enumerate() {
+                    if g > 1e-9 && best.is_none_or(|(bg, _, _)| g > bg) {
+                        best = Some((g, f, b as u8));
+                    }
+                }
+            }
+            let Some((_, feature, bin)) = best else {
+                break;
+            };
+            splits.push((feature, bin));
+            // The last level's nodes need no histograms.
+            let last = splits.len() == self.cfg.depth;
+            let mut next = Vec::with_capacity(2 * level.len());
+            for (rows, hist) in level {
+                let (l, r) = self.split(&rows, hist.filter(|_| !last), feature, bin);
+                next.extend([l, r]);
+            }
+            level = next;
+        }
+        let leaves: Vec<f32> = level
+            .iter()
+            .map(|(rows, _)| {
+                let (gs, hs) = sums(rows);
+                (-gs / (hs + lambda)) as f32 * self.cfg.learning_rate
+            })
+            .collect();
+        complete_tree(self.tree, &splits, &leaves, 0, 0);
     }
 }
 
@@ -647,6 +814,14 @@ mod tests {
         d
     }
 
+    /// How many of rows 4000..6000 of `circle(6000)` (rows the training set of 4000 lacks)
+    /// the model classifies right.
+    fn unseen_correct(m: &Gbt, test_set: &Data) -> usize {
+        (4000..6000)
+            .filter(|&i| (m.predict(test_set.row(i)) > 0.5) == test_set.y[i])
+            .count()
+    }
+
     #[test]
     fn learns_a_nonlinear_boundary_and_round_trips() {
         let train_set = circle(4000);
@@ -654,13 +829,12 @@ mod tests {
         let cfg = TrainConfig {
             trees: 60,
             depth: 4,
+            oblivious: false,
             ..TrainConfig::default()
         };
         let m = train(&train_set, cfg);
         // The test rows continue the sequence: rows 4000.. are unseen.
-        let correct = (4000..6000)
-            .filter(|&i| (m.predict(test_set.row(i)) > 0.5) == test_set.y[i])
-            .count();
+        let correct = unseen_correct(&m, &test_set);
         assert!(correct > 1900, "accuracy {correct}/2000");
         let again = Gbt::parse(&m.to_text()).unwrap();
         assert_eq!(again, m);
@@ -676,12 +850,11 @@ mod tests {
             depth: 4,
             subsample: 0.5,
             colsample: 0.5,
+            oblivious: false,
             ..TrainConfig::default()
         };
         let m = train(&train_set, cfg);
-        let correct = (4000..6000)
-            .filter(|&i| (m.predict(test_set.row(i)) > 0.5) == test_set.y[i])
-            .count();
+        let correct = unseen_correct(&m, &test_set);
         assert!(correct > 1880, "accuracy {correct}/2000");
         assert_eq!(train(&train_set, cfg).to_text(), m.to_text());
         // The draws change the trees, and each tree sees only some of the features.
@@ -702,6 +875,57 @@ mod tests {
     }
 
     #[test]
+    fn oblivious_trees_learn_and_score_by_their_levels() {
+        let train_set = circle(4000);
+        let test_set = circle(6000);
+        let cfg = TrainConfig {
+            trees: 60,
+            depth: 4,
+            oblivious: true,
+            ..TrainConfig::default()
+        };
+        let m = train(&train_set, cfg);
+        let correct = unseen_correct(&m, &test_set);
+        assert!(correct > 1880, "accuracy {correct}/2000");
+        assert_eq!(train(&train_set, cfg).to_text(), m.to_text());
+        // Every level of every tree splits on one condition, so the level layout scores it.
+        for tree in &m.trees {
+            let mut level = vec![0usize; tree.len()];
+            let mut conditions: Vec<Option<(u16, f32)>> = vec![None; cfg.depth];
+            for (i, node) in tree.iter().enumerate() {
+                if let Node::Split {
+                    feature,
+                    threshold,
+                    left,
+                    right,
+                } = *node
+                {
+                    let c = conditions[level[i]].get_or_insert((feature, threshold));
+                    assert_eq!(*c, (feature, threshold), "level {}", level[i]);
+                    level[left as usize] = level[i] + 1;
+                    level[right as usize] = level[i] + 1;
+                }
+            }
+        }
+        assert!(m.flat.as_ref().is_some_and(|f| f.levels.is_some()));
+        let mut rows = test_set.x[4000 * 3..4300 * 3].to_vec();
+        rows[4] = f32::NAN;
+        rows[9] = f32::INFINITY;
+        for (p, row) in m.predict_rows(&rows).iter().zip(rows.chunks_exact(3)) {
+            assert_eq!(p.to_bits(), m.predict(row).to_bits());
+        }
+        // Trees that are not oblivious are not scored by levels.
+        let plain = train(
+            &train_set,
+            TrainConfig {
+                oblivious: false,
+                ..cfg
+            },
+        );
+        assert!(plain.flat.as_ref().is_some_and(|f| f.levels.is_none()));
+    }
+
+    #[test]
     fn batch_scoring_equals_the_node_walk() {
         let data = circle(3000);
         let m = train(
@@ -709,10 +933,11 @@ mod tests {
             TrainConfig {
                 trees: 30,
                 depth: 5,
+                oblivious: false,
                 ..TrainConfig::default()
             },
         );
-        assert!(m.flat.is_some());
+        assert!(m.flat.as_ref().is_some_and(|f| f.levels.is_none()));
         let mut rows = data.x[..300 * 3].to_vec();
         rows[4] = f32::NAN;
         rows[9] = f32::INFINITY;

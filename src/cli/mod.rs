@@ -391,6 +391,11 @@ struct GbtArgs {
     /// Share of the features each tree may split on (drawn per tree).
     #[arg(long, default_value_t = classify::gbt::TrainConfig::default().colsample, value_parser = share)]
     colsample: f32,
+    /// Oblivious trees: every level of a tree splits on one feature and threshold (cheaper to
+    /// score); `false` grows each node's best split instead.
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set,
+          default_value_t = classify::gbt::TrainConfig::default().oblivious)]
+    oblivious: bool,
 }
 
 /// A share: a number above 0 and at most 1.
@@ -411,6 +416,7 @@ impl GbtArgs {
             learning_rate: self.learning_rate,
             subsample: self.subsample,
             colsample: self.colsample,
+            oblivious: self.oblivious,
             ..Default::default()
         }
     }
