@@ -1,8 +1,10 @@
 //! Gradient-boosted decision trees for binary classification (logistic loss, second-order
-//! leaf values, histogram split finding), small enough to run on every block of a crawl.
+//! leaf values, histogram split finding), small enough to run on every block of a crawl. By
+//! default the trees are oblivious ([`TrainConfig::oblivious`]), which makes them cheap to
+//! score; any model whose levels each split on one condition is scored that way.
 //!
 //! Written here rather than taken from a crate: the Rust GBT crates either bind C++ libraries
-//! (LightGBM, XGBoost) or cannot read weighted training data; ours is ~300 lines, trains
+//! (LightGBM, XGBoost) or cannot read weighted training data; ours is a few hundred lines, trains
 //! deterministically, and its text format is diffable.
 //!
 //! Text format (`cowrex-gbt 1`): a header line `cowrex-gbt 1 <features> <trees> <base>`, then
