@@ -944,6 +944,13 @@ mod tests {
         for (p, row) in m.predict_rows(&rows).iter().zip(rows.chunks_exact(3)) {
             assert_eq!(p.to_bits(), m.predict(row).to_bits());
         }
+        // The portable body too, whichever `add_by_levels` dispatched to.
+        let flat = m.flat.as_ref().unwrap();
+        let mut z = vec![m.base; 300];
+        flat.levels_kernel(flat.levels.as_ref().unwrap(), &rows, 3, &mut z);
+        for (z, row) in z.iter().zip(rows.chunks_exact(3)) {
+            assert_eq!(sigmoid(*z).to_bits(), m.predict(row).to_bits());
+        }
         // Trees that are not oblivious are not scored by levels.
         let plain = train(
             &train_set,
