@@ -267,8 +267,18 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// FANN_SIGMOID_SYMMETRIC: `2/(1+exp(−2·s·x)) − 1` = `tanh(s·x)`.
 #[inline]
 fn sigmoid_symmetric(x: f32, steepness: f32) -> f32 {
-    (steepness * x).tanh()
+    let y = steepness * x;
+    if y.abs() >= TANH_SATURATED {
+        1f32.copysign(y)
+    } else {
+        y.tanh()
+    }
 }
+
+/// From here on `tanh` in `f32` is ±1 exactly (1 − tanh(y) ≈ 2e^−2y is less than half an ulp
+/// of 1 beyond 9.02), so [`sigmoid_symmetric`] skips the call for the hidden units that
+/// saturate (`tanhf` was 3.5 % of `process`'s time, 2.8 % with this).
+const TANH_SATURATED: f32 = 9.1;
 
 /// FANN_LINEAR_PIECE_SYMMETRIC: `s·x` clamped to [−1, 1].
 #[inline]
@@ -631,6 +641,26 @@ pub fn evaluate(mlp: &Mlp, data: &Dataset, threshold: f32) -> Confusion {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn saturated_activation_equals_tanh() {
+        // Every f32 from 8 to 30 (stride 7 ulps), both signs, and the edges.
+        let (from, to) = (8f32.to_bits(), 30f32.to_bits());
+        let sweep = (from..to).step_by(7).map(f32::from_bits);
+        let edges = [0.0, -0.0, 1.0, 9.0, 9.02, 9.1, f32::INFINITY, f32::MAX];
+        for y in sweep.chain(edges) {
+            for y in [y, -y] {
+                let want = y.tanh();
+                assert_eq!(sigmoid_symmetric(y, 1.0).to_bits(), want.to_bits(), "{y}");
+                assert_eq!(
+                    sigmoid_symmetric(y * 2.0, 0.5).to_bits(),
+                    want.to_bits(),
+                    "{y}"
+                );
+            }
+        }
+        assert!(sigmoid_symmetric(f32::NAN, 0.5).is_nan());
+    }
 
     fn toy() -> Dataset {
         // Boilerplate when the first feature is high.
