@@ -382,6 +382,9 @@ fn bad_arguments_are_usage_errors() {
     for bad in ["0", "1.5", "half"] {
         train_with("--subsample", bad, "is not a share");
     }
+    for (option, bad) in [("--lambda", "x"), ("--min-leaf", "inf")] {
+        train_with(option, bad, "is not a number of at least 0");
+    }
     // Oblivious trees or not takes true or false.
     train_with("--oblivious", "yes", "--oblivious");
 }

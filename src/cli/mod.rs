@@ -391,6 +391,12 @@ struct GbtArgs {
     /// Share of the features each tree may split on (drawn per tree).
     #[arg(long, default_value_t = classify::gbt::TrainConfig::default().colsample, value_parser = share)]
     colsample: f32,
+    /// L2 penalty on the trees' leaf values.
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().lambda, value_parser = non_negative)]
+    lambda: f64,
+    /// Minimum weight (summed hessian) of a leaf.
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().min_leaf, value_parser = non_negative)]
+    min_leaf: f64,
     /// Oblivious trees: every level of a tree splits on one feature and threshold (cheaper to
     /// score); `false` grows each node's best split instead.
     #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set,
@@ -408,6 +414,14 @@ fn share(s: &str) -> Result<f32, String> {
     }
 }
 
+/// A number of at least 0.
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("{s:?} is not a number of at least 0")),
+    }
+}
+
 impl GbtArgs {
     fn config(&self) -> classify::gbt::TrainConfig {
         classify::gbt::TrainConfig {
@@ -417,6 +431,8 @@ impl GbtArgs {
             subsample: self.subsample,
             colsample: self.colsample,
             oblivious: self.oblivious,
+            lambda: self.lambda,
+            min_leaf: self.min_leaf,
             ..Default::default()
         }
     }
