@@ -146,7 +146,8 @@ fn min_hashes(grams: &[u64], params: &[(u64, u64)]) -> Vec<u64> {
 }
 
 /// [`min_hashes_kernel`] compiled for AVX2: the four lanes' multiplications and minima in one
-/// register each (about 2.5 times faster; the same values).
+/// register each (the same values; in a micro-benchmark of 1,500 n-grams, twice as fast as the
+/// portable body and three times as fast as one hash function at a time).
 ///
 /// # Safety
 /// The processor must have AVX2.
@@ -236,7 +237,9 @@ mod tests {
         assert_eq!(min_hashes(&grams, &params), want);
         // The portable body too, whichever `min_hashes` dispatched to.
         assert_eq!(min_hashes_kernel(&grams, &params), want);
-        assert_eq!(min_hashes(&grams[..1], &params[..1]).len(), 1);
+        let (a, b) = params[0];
+        let one = a.wrapping_mul(grams[0]).wrapping_add(b);
+        assert_eq!(min_hashes(&grams[..1], &params[..1]), [one]);
     }
 
     #[test]
