@@ -382,9 +382,12 @@ fn bad_arguments_are_usage_errors() {
     for bad in ["0", "1.5", "half"] {
         train_with("--subsample", bad, "is not a share");
     }
-    for (option, bad) in [("--lambda", "x"), ("--min-leaf", "inf")] {
-        train_with(option, bad, "is not a number of at least 0");
+    // The L2 penalty must be above 0 (an empty leaf's value is 0 / lambda), the least leaf
+    // weight at least 0.
+    for bad in ["0", "x", "inf"] {
+        train_with("--lambda", bad, "is not a number above 0");
     }
+    train_with("--min-leaf", "inf", "is not a number of at least 0");
     // Oblivious trees or not takes true or false.
     train_with("--oblivious", "yes", "--oblivious");
 }

@@ -391,8 +391,8 @@ struct GbtArgs {
     /// Share of the features each tree may split on (drawn per tree).
     #[arg(long, default_value_t = classify::gbt::TrainConfig::default().colsample, value_parser = share)]
     colsample: f32,
-    /// L2 penalty on the trees' leaf values.
-    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().lambda, value_parser = non_negative)]
+    /// L2 penalty on the trees' leaf values (above 0: an empty leaf's value is 0 / lambda).
+    #[arg(long, default_value_t = classify::gbt::TrainConfig::default().lambda, value_parser = positive)]
     lambda: f64,
     /// Minimum weight (summed hessian) of a leaf.
     #[arg(long, default_value_t = classify::gbt::TrainConfig::default().min_leaf, value_parser = non_negative)]
@@ -414,11 +414,19 @@ fn share(s: &str) -> Result<f32, String> {
     }
 }
 
-/// A number of at least 0.
+/// A finite number of at least 0.
 fn non_negative(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
         _ => Err(format!("{s:?} is not a number of at least 0")),
+    }
+}
+
+/// A finite number above 0.
+fn positive(s: &str) -> Result<f64, String> {
+    match non_negative(s) {
+        Ok(x) if x > 0.0 => Ok(x),
+        _ => Err(format!("{s:?} is not a number above 0")),
     }
 }
 
