@@ -32,9 +32,10 @@ PEERS = ["trafilatura", "resiliparse", "justext", "boilerpy3"]
 # justext (also used by trafilatura) needs lxml's HTML cleaner, a separate package since lxml 5.2.
 EXTRA = ["lxml_html_clean"]
 
-# Runs inside the virtual environment: extract every page with one tool.
+# Runs inside the virtual environment: extract every page with one tool (jusText with the stop
+# list of the language JUSTEXT_STOPLIST names, English by default).
 PEER = r'''
-import gzip, json, sys, time, warnings
+import gzip, json, os, sys, time, warnings
 warnings.filterwarnings("ignore")
 import logging
 logging.disable(logging.CRITICAL)
@@ -50,7 +51,7 @@ elif tool == "resiliparse":
         return extract_plain_text(html, main_content=True)
 elif tool == "justext":
     import justext
-    stoplist = justext.get_stoplist("English")
+    stoplist = justext.get_stoplist(os.environ.get("JUSTEXT_STOPLIST", "English"))
     def extract(html, raw):
         return "\n".join(p.text for p in justext.justext(raw, stoplist) if not p.is_boilerplate)
 elif tool == "boilerpy3":
@@ -167,6 +168,12 @@ def main():
                                        os.path.join(args.out, tool + ".json")), run))
 
     print(f"Pages: {sum(1 for _ in open(listing))} from {pages_dir} ({', '.join(sets)}); peers: {versions}\n")
+    print_table(rows, sets)
+    paired(rows[0], next(r for r in rows if r[0] == "trafilatura"), sets)
+
+
+def print_table(rows, sets):
+    """The Markdown table of `rows`: (name, `cowrex eval --json` result, peer run or None)."""
     print("| extractor | " + " | ".join(sets) + " | macro F1 | macro P | macro R | failed | CPU ms/page |")
     print("|---|" + "---|" * (len(sets) + 5))
     for name, r, run in rows:
@@ -176,7 +183,6 @@ def main():
         cpu = f"{1000 * run['cpu'] / max(1, run['pages']):.1f}" if run else "–"
         print(f"| {name} | " + " | ".join(cells) +
               f" | {m['f1']:.4f} | {m['precision']:.4f} | {m['recall']:.4f} | {failed} | {cpu} |")
-    paired(rows[0], next(r for r in rows if r[0] == "trafilatura"), sets)
 
 
 def paired(ours, theirs, sets, resamples=10000):
