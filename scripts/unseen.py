@@ -17,8 +17,9 @@ model and by the MLP alone. jusText and boilerpipe are not trained. The peers ru
 scripts/compare.py (same virtual environment and extraction code; jusText with the page
 language's stop-word list), and `cowrex eval` scores every tool with the same metric.
 
-Prints the table of scripts/compare.py and the page-by-page comparison of the combined model
-with trafilatura.
+Prints the table of scripts/compare.py, the same split into the pages whose gold text has words
+and those whose annotators kept nothing (where F1 is 1 only for an empty extraction), and the
+page-by-page comparison of the combined model with trafilatura.
 """
 
 import argparse
@@ -141,8 +142,7 @@ def main():
                                          str(out / f"{tool}.json"))["pages"]
         rows.append((tool, figures(pages, sets), run))
 
-    n = sum(len(r[1]["pages"]) for r in rows[:1])
-    print(f"Pages: {n} of texrex's annotated documents ({', '.join(sets)}); peers: {versions}\n")
+    print(f"Pages: {len(combined)} of texrex's annotated documents ({', '.join(sets)}); peers: {versions}\n")
     compare.print_table(rows, sets)
     empty = set()
     for s in sets:
