@@ -338,6 +338,17 @@ fn eval_reports_block_level_figures() {
 /// the gold text itself. The aligner and the label rules are right, and the diff behind them
 /// finds the gold text where the page has it (a page whose content blocks the labels all miss
 /// would teach the combined model to drop content).
+/// The texts of the blocks labelled content, one per line.
+fn labelled_content(texts: &[&str], labels: &[Option<bool>]) -> String {
+    texts
+        .iter()
+        .zip(labels)
+        .filter(|(_, l)| **l == Some(true))
+        .map(|(t, _)| *t)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn block_labels_reproduce_gold_text() {
     let (Some(pages), Some(blocks)) = (shared_data("pages"), shared_data("blocks")) else {
@@ -375,13 +386,7 @@ fn block_labels_reproduce_gold_text() {
                 }
                 None => eval::labels::align_gold(&texts, &p.gold),
             };
-            let content: Vec<&str> = texts
-                .iter()
-                .zip(&label)
-                .filter(|(_, l)| **l == Some(true))
-                .map(|(t, _)| *t)
-                .collect();
-            let o = eval::Overlap::of(&content.join("\n"), &p.gold);
+            let o = eval::Overlap::of(&labelled_content(&texts, &label), &p.gold);
             per_page += o.f1() / gold.len() as f64;
             pooled.add(&o);
         }
@@ -438,13 +443,8 @@ fn texrex_pages_convert_to_gold_text_cowrex_reproduces() {
             let d = d.as_ref().unwrap();
             let texts: Vec<&str> = eval::blocks_of(d).iter().map(|b| b.text.as_str()).collect();
             let label = eval::labels::align_gold(&texts, &p.gold);
-            let content: Vec<&str> = texts
-                .iter()
-                .zip(&label)
-                .filter(|(_, l)| **l == Some(true))
-                .map(|(t, _)| *t)
-                .collect();
-            per_page += eval::Overlap::of(&content.join("\n"), &p.gold).f1() / pages as f64;
+            per_page +=
+                eval::Overlap::of(&labelled_content(&texts, &label), &p.gold).f1() / pages as f64;
             if p.gold.contains(letter) {
                 with_letter += 1;
                 kept_letter += texts.iter().any(|t| t.contains(letter)) as usize;
