@@ -716,8 +716,8 @@ fn detect_doctype(header: &[u8]) -> Doctype {
             regex::bytes::Regex::new(r"(?i-u)<!doctype +html *>").unwrap(),
         ]
     });
-    // texrex matches the whole header; a doctype is in the first few hundred bytes of the
-    // markup, so look only up to the first `<!doctype` and a bounded window after it.
+    // texrex matches the whole header; no pattern can match before the first `<!doctype`, so
+    // the regexes start there.
     let finder = memmem::Finder::new(b"<!");
     for start in finder.find_iter(header) {
         if header.len() >= start + 9
