@@ -1320,7 +1320,9 @@ fn cowrex_texts(
         if a.scorer == ScorerArg::Combined {
             // The combined model's features read the cross-validated n-gram scores.
             let labels = combined_labels(a.blocks.as_deref(), sets, pages, &docs)?;
-            eval::cross_validate_combined(&mut docs, &labels, k, a.gbt.config(), threads);
+            let sources: Vec<usize> = pages.iter().map(|(s, _)| *s).collect();
+            let cfg = a.gbt.config();
+            eval::cross_validate_combined(&mut docs, &labels, &sources, k, cfg, threads);
         }
     }
     let texts = docs
@@ -1528,8 +1530,10 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
         positive
     );
     let rows = eval::feature_rows(&docs);
+    let sources: Vec<usize> = pages.iter().map(|(s, _)| *s).collect();
+    let cfg = a.gbt.config();
     let (model, temperature) =
-        eval::train_combined(&docs, &labels, &rows, |_| true, a.gbt.config(), threads);
+        eval::train_combined(&docs, &labels, &rows, &sources, |_| true, cfg, threads);
     eprintln!("cowrex: main stage calibrated at temperature {temperature}");
     write_model(&a.out, &model.to_text())
 }

@@ -398,6 +398,35 @@ fn training_data(
 /// Folds over the training pages for the first stage's out-of-fold probabilities.
 const STACK_FOLDS: usize = 3;
 
+/// The fold of every page (`None` for pages `used` leaves out) and the number of folds:
+/// [`STACK_FOLDS`] folds by the used pages' order or, `by_source` when the used pages come from
+/// two sources (development sets) or more, one fold per source, numbered in the sources' order.
+fn folds(used: &[bool], sources: &[usize], by_source: bool) -> (Vec<Option<usize>>, usize) {
+    let mut kinds: Vec<usize> = (0..used.len())
+        .filter(|&i| used[i])
+        .map(|i| sources[i])
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    if by_source && kinds.len() >= 2 {
+        let fold_of = (0..used.len())
+            .map(|i| used[i].then(|| kinds.binary_search(&sources[i]).expect("a used source")))
+            .collect();
+        return (fold_of, kinds.len());
+    }
+    let mut next = 0;
+    let fold_of = used
+        .iter()
+        .map(|&u| {
+            u.then(|| {
+                next += 1;
+                (next - 1) % STACK_FOLDS
+            })
+        })
+        .collect();
+    (fold_of, STACK_FOLDS)
+}
+
 /// The first stage's training: a smaller, cheaper model than the second's `cfg`.
 fn first_stage(cfg: gbt::TrainConfig) -> gbt::TrainConfig {
     gbt::TrainConfig {
@@ -408,38 +437,39 @@ fn first_stage(cfg: gbt::TrainConfig) -> gbt::TrainConfig {
     }
 }
 
-/// Train the combined model on the labelled blocks of the pages `use_page` selects. The second
-/// stage learns from first-stage probabilities that models trained without the page give it
-/// ([`STACK_FOLDS`] folds over the training pages, trained on up to `threads` threads), as
-/// unseen pages will get. The main stage's probabilities are calibrated: its margins are
-/// divided by the [`calibration_temperature`] of the probabilities that main models trained
-/// without a page give it (the same folds). `rows[i]` are page `i`'s [`combined::features`].
-/// Returns the model and that temperature.
+/// Train the combined model on the labelled blocks of the pages `use_page` selects; page `i`
+/// comes from source (development set) `sources[i]`. The second stage learns from
+/// first-stage probabilities that models trained without the page give it ([`STACK_FOLDS`]
+/// folds over the training pages, trained on up to `threads` threads), as unseen pages will
+/// get. The main stage's probabilities are calibrated: its margins are divided by the
+/// [`calibration_temperature`] of the probabilities that main models trained without the
+/// page's source give it (one fold per source; [`STACK_FOLDS`] folds over the pages when they
+/// come from one source), so that they are calibrated for pages of a source the model has not
+/// seen. `rows[i]` are page `i`'s [`combined::features`]. Returns the model and that
+/// temperature.
 pub fn train_combined(
     docs: &[Option<Document>],
     labels: &[Vec<Option<bool>>],
     rows: &[Vec<f32>],
+    sources: &[usize],
     use_page: impl Fn(usize) -> bool,
     cfg: gbt::TrainConfig,
     threads: usize,
 ) -> (combined::Model, f32) {
-    let mut position = vec![None; docs.len()];
-    for (j, i) in (0..docs.len()).filter(|&i| use_page(i)).enumerate() {
-        position[i] = Some(j);
-    }
+    let selected: Vec<bool> = (0..docs.len()).map(&use_page).collect();
+    let (stack_fold, stack_folds) = folds(&selected, sources, false);
+    let (calibration_fold, calibration_folds) = folds(&selected, sources, true);
     let first_cfg = first_stage(cfg);
     let base = |i: usize| rows[i].clone();
-    let in_fold = |i: usize, fold: usize| position[i].map(|j| j % STACK_FOLDS == fold);
-    let out_of_fold = |fold: usize| move |i: usize| in_fold(i, fold) == Some(false);
-    let models = train_folds(threads, |fold| {
-        let data = training_data(docs, labels, out_of_fold(fold), combined::N_FEATURES, base);
+    let models = train_folds(threads, stack_folds, |fold| {
+        let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f != fold);
+        let data = training_data(docs, labels, out_of_fold, combined::N_FEATURES, base);
         gbt::train(&data, first_cfg)
     });
-    let fold_of = |i: usize| (0..STACK_FOLDS).find(|&f| in_fold(i, f) == Some(true));
     let p: Vec<Vec<f32>> = (0..docs.len())
-        .map(|i| fold_of(i).map_or_else(Vec::new, |f| models[f].predict_rows(&rows[i])))
+        .map(|i| stack_fold[i].map_or_else(Vec::new, |f| models[f].predict_rows(&rows[i])))
         .collect();
-    let used = |i: usize| position[i].is_some();
+    let used = |i: usize| selected[i];
     let first = gbt::train(
         &training_data(docs, labels, used, combined::N_FEATURES, base),
         first_cfg,
@@ -449,16 +479,18 @@ pub fn train_combined(
         let (blocks, regions) = (blocks_of(&docs[i]), regions_of(&docs[i]));
         combined::stacked(&rows[i], &combined::context(blocks, regions, &p[i]))
     };
-    // The main stage's own out-of-fold probabilities, to calibrate the final one's.
-    let mains = train_folds(threads, |fold| {
+    // The main stage's probabilities for sources it was not trained on, to calibrate the final
+    // one's.
+    let mains = train_folds(threads, calibration_folds, |fold| {
+        let out_of_fold = |i: usize| calibration_fold[i].is_some_and(|f| f != fold);
         gbt::train(
-            &training_data(docs, labels, out_of_fold(fold), width, stacked),
+            &training_data(docs, labels, out_of_fold, width, stacked),
             cfg,
         )
     });
-    // Rows of one value: the block's probability from the main model trained without it.
+    // Rows of one value: the block's probability from the main model trained without its fold.
     let held = training_data(docs, labels, used, 1, |i| {
-        mains[fold_of(i).expect("a training page")].predict_rows(&stacked(i))
+        mains[calibration_fold[i].expect("a training page")].predict_rows(&stacked(i))
     });
     let temperature = calibration_temperature(&held.x, &held.y, &held.w);
     let second = gbt::train(&training_data(docs, labels, used, width, stacked), cfg);
@@ -469,15 +501,19 @@ pub fn train_combined(
     (model, temperature)
 }
 
-/// Train one model per fold of [`STACK_FOLDS`], on up to `threads` threads; `train(fold)`
+/// Train one model for each of `folds` folds, on up to `threads` threads; `train(fold)`
 /// trains the model for `fold`.
-fn train_folds(threads: usize, train: impl Fn(usize) -> gbt::Gbt + Sync) -> Vec<gbt::Gbt> {
+fn train_folds(
+    threads: usize,
+    folds: usize,
+    train: impl Fn(usize) -> gbt::Gbt + Sync,
+) -> Vec<gbt::Gbt> {
     let train = &train;
     std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads.clamp(1, STACK_FOLDS))
+        let workers: Vec<_> = (0..threads.clamp(1, folds))
             .map(|t| {
                 s.spawn(move || {
-                    (t..STACK_FOLDS)
+                    (t..folds)
                         .step_by(threads.max(1))
                         .map(|fold| (fold, train(fold)))
                         .collect::<Vec<_>>()
@@ -535,11 +571,13 @@ fn regions_of(doc: &Option<Document>) -> &[(u32, u32)] {
 }
 
 /// Cross-validate the combined model by page: page `i` is in fold `i mod k`, and its blocks'
-/// `bpv` are replaced by a model trained on the labelled pages of the other folds. Folds train
-/// on up to `threads` threads.
+/// `bpv` are replaced by a model trained on the labelled pages of the other folds
+/// ([`train_combined`]; page `i` comes from source `sources[i]`). Folds train on up to
+/// `threads` threads.
 pub fn cross_validate_combined(
     docs: &mut [Option<Document>],
     labels: &[Vec<Option<bool>>],
+    sources: &[usize],
     k: usize,
     cfg: gbt::TrainConfig,
     threads: usize,
@@ -557,8 +595,16 @@ pub fn cross_validate_combined(
                         if fold >= k {
                             return out;
                         }
-                        let model =
-                            train_combined(shared, labels, &rows, |i| i % k != fold, cfg, 1).0;
+                        let model = train_combined(
+                            shared,
+                            labels,
+                            &rows,
+                            sources,
+                            |i| i % k != fold,
+                            cfg,
+                            1,
+                        )
+                        .0;
                         out.push((fold, model));
                     }
                 })
@@ -661,6 +707,25 @@ mod tests {
             let t = calibration_temperature(&p, &y, &w);
             assert!((t as f64 - k).abs() < 0.1 * k, "k {k}: temperature {t}");
         }
+    }
+
+    #[test]
+    fn folds_by_page_order_or_by_source() {
+        let used = [true, true, false, true, true, true];
+        let sources = [4, 2, 7, 4, 9, 2];
+        // Three sources among the used pages (source 7 only on an unused page): one fold each,
+        // numbered in the sources' order.
+        let (fold_of, n) = folds(&used, &sources, true);
+        assert_eq!(n, 3);
+        assert_eq!(fold_of, [Some(1), Some(0), None, Some(1), Some(2), Some(0)]);
+        // By page order, the unused pages skipped.
+        let by_order = (
+            vec![Some(0), Some(1), None, Some(2), Some(0), Some(1)],
+            STACK_FOLDS,
+        );
+        assert_eq!(folds(&used, &sources, false), by_order);
+        // One source: by page order as well.
+        assert_eq!(folds(&used, &[5, 5, 6, 5, 5, 5], true), by_order);
     }
 
     #[test]
