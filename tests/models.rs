@@ -333,11 +333,6 @@ fn eval_reports_block_level_figures() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// The block labels of every set reproduce its gold text: those of L3S-GN1 and
-/// Google-Trends-2017 aligned from their annotated copies, those of CleanEval and Dragnet from
-/// the gold text itself. The aligner and the label rules are right, and the diff behind them
-/// finds the gold text where the page has it (a page whose content blocks the labels all miss
-/// would teach the combined model to drop content).
 /// The texts of the blocks labelled content, one per line.
 fn labelled_content(texts: &[&str], labels: &[Option<bool>]) -> String {
     texts
@@ -349,6 +344,11 @@ fn labelled_content(texts: &[&str], labels: &[Option<bool>]) -> String {
         .join("\n")
 }
 
+/// The block labels of every set reproduce its gold text: those of L3S-GN1 and
+/// Google-Trends-2017 aligned from their annotated copies, those of CleanEval and Dragnet from
+/// the gold text itself. The aligner and the label rules are right, and the diff behind them
+/// finds the gold text where the page has it (a page whose content blocks the labels all miss
+/// would teach the combined model to drop content).
 #[test]
 fn block_labels_reproduce_gold_text() {
     let (Some(pages), Some(blocks)) = (shared_data("pages"), shared_data("blocks")) else {

@@ -1206,6 +1206,11 @@ fn ngram_params(
 /// Pages with the index of their set.
 type SetPages = Vec<(usize, eval::GoldPage)>;
 
+/// The set (by its index) each page comes from.
+fn page_sources(pages: &SetPages) -> Vec<usize> {
+    pages.iter().map(|(set, _)| *set).collect()
+}
+
 /// The selected sets of a pages directory and their pages.
 fn load_pages(
     dir: &Path,
@@ -1320,7 +1325,7 @@ fn cowrex_texts(
         if a.scorer == ScorerArg::Combined {
             // The combined model's features read the cross-validated n-gram scores.
             let labels = combined_labels(a.blocks.as_deref(), sets, pages, &docs)?;
-            let sources: Vec<usize> = pages.iter().map(|(s, _)| *s).collect();
+            let sources = page_sources(pages);
             let cfg = a.gbt.config();
             eval::cross_validate_combined(&mut docs, &labels, &sources, k, cfg, threads);
         }
@@ -1530,7 +1535,7 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
         positive
     );
     let rows = eval::feature_rows(&docs);
-    let sources: Vec<usize> = pages.iter().map(|(s, _)| *s).collect();
+    let sources = page_sources(&pages);
     let cfg = a.gbt.config();
     let (model, temperature) =
         eval::train_combined(&docs, &labels, &rows, &sources, |_| true, cfg, threads);
