@@ -402,6 +402,10 @@ struct GbtArgs {
     #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set,
           default_value_t = classify::gbt::TrainConfig::default().oblivious)]
     oblivious: bool,
+    /// Learn each block as content by its share of content words and as boilerplate by the
+    /// rest, instead of by the label of most of its words (models/MODELS.md, stops 25 and 26).
+    #[arg(long)]
+    soft_labels: bool,
 }
 
 /// A share: a number above 0 and at most 1.
@@ -1324,7 +1328,8 @@ fn cowrex_texts(
         eval::cross_validate_ngram(&gold, &mut docs, &models, k);
         if a.scorer == ScorerArg::Combined {
             // The combined model's features read the cross-validated n-gram scores.
-            let labels = combined_labels(a.blocks.as_deref(), sets, pages, &docs)?;
+            let labels =
+                combined_labels(a.blocks.as_deref(), sets, pages, &docs, a.gbt.soft_labels)?;
             let sources = page_sources(pages);
             let cfg = a.gbt.config();
             eval::cross_validate_combined(&mut docs, &labels, &sources, k, cfg, threads);
@@ -1364,13 +1369,15 @@ fn cowrex_texts(
 }
 
 /// Block labels of the analysed pages for the combined model: from the annotated copies under
-/// `blocks` where there are, from the gold texts otherwise.
+/// `blocks` where there are, from the gold texts otherwise; shares of content with `soft`
+/// ([`eval::page_block_labels`]).
 fn combined_labels(
     blocks: Option<&Path>,
     sets: &[String],
     pages: &SetPages,
     docs: &[Option<document::Document>],
-) -> Result<Vec<Vec<Option<bool>>>, Box<dyn std::error::Error>> {
+    soft: bool,
+) -> Result<Vec<Vec<Option<f32>>>, Box<dyn std::error::Error>> {
     let mut annotated = std::collections::HashMap::new();
     if let Some(dir) = blocks {
         for set in sets {
@@ -1378,7 +1385,7 @@ fn combined_labels(
         }
     }
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-    Ok(eval::page_block_labels(&annotated, &list, docs)?)
+    Ok(eval::page_block_labels(&annotated, &list, docs, soft)?)
 }
 
 /// The texts another tool extracted from the pages (`eval --texts`), in page order.
@@ -1524,9 +1531,9 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
     // trained without each page give it (10 folds), as unseen pages will get.
     let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
     eval::cross_validate_ngram(&gold, &mut docs, &models, 10);
-    let labels = combined_labels(a.blocks.as_deref(), &sets, &pages, &docs)?;
+    let labels = combined_labels(a.blocks.as_deref(), &sets, &pages, &docs, a.gbt.soft_labels)?;
     let labelled = labels.iter().flatten().flatten();
-    let positive = labelled.clone().filter(|&&content| !content).count();
+    let positive = labelled.clone().filter(|&&share| share < 0.5).count();
     eprintln!(
         "cowrex: {} pages of {}; {} labelled blocks, {} boilerplate",
         pages.len(),

@@ -127,6 +127,13 @@ impl Alignment {
         (self.words > 0 && 2 * self.aligned >= self.words)
             .then_some(2 * self.content > self.aligned)
     }
+
+    /// The share of the block's aligned words that are content, for a block with a
+    /// [`label`](Self::label); None otherwise.
+    pub fn content_share(&self) -> Option<f32> {
+        self.label()
+            .map(|_| self.content as f32 / self.aligned as f32)
+    }
 }
 
 /// Align the words of `blocks` (in page order) with `reference` by a word-level diff and count,
@@ -169,17 +176,23 @@ pub fn align(blocks: &[&str], reference: &[(String, bool)]) -> Vec<Alignment> {
 }
 
 /// Block labels from a page's gold text (CleanEval, Dragnet): the blocks' words are aligned
-/// with the gold text's words ([`align`]), and a block is content when at least half of its
-/// words align; None for a block without words.
+/// with the gold text's words ([`align_with_gold`]), and a block is content when at least half
+/// of its words align; None for a block without words.
 pub fn align_gold(blocks: &[&str], gold: &str) -> Vec<Option<bool>> {
+    align_with_gold(blocks, gold)
+        .iter()
+        .map(|a| (a.words > 0).then_some(2 * a.aligned >= a.words))
+        .collect()
+}
+
+/// How the words of `blocks` align with a page's gold text ([`align`], every gold word being
+/// content).
+pub fn align_with_gold(blocks: &[&str], gold: &str) -> Vec<Alignment> {
     let reference: Vec<(String, bool)> = WORD
         .find_iter(&gold.to_lowercase())
         .map(|m| (m.as_str().to_owned(), true))
         .collect();
     align(blocks, &reference)
-        .iter()
-        .map(|a| (a.words > 0).then_some(2 * a.aligned >= a.words))
-        .collect()
 }
 
 #[cfg(test)]
@@ -280,5 +293,17 @@ mod tests {
         assert_eq!(labels, [Some(false), Some(true), Some(false), None]);
         // A block with some words lost (here: "now") keeps the majority label.
         assert_eq!(a[2].aligned, 2);
+        let shares: Vec<_> = a.iter().map(Alignment::content_share).collect();
+        assert_eq!(shares, [Some(0.0), Some(1.0), Some(0.0), None]);
+        // A block of both kinds: half of its words are content, which is not a majority.
+        let mixed = align(
+            &["Home news. The storm", "hit the coast", "Share this"],
+            &reference,
+        );
+        assert_eq!(
+            (mixed[0].label(), mixed[0].content_share()),
+            (Some(false), Some(0.5))
+        );
+        assert_eq!(mixed[1].content_share(), Some(1.0));
     }
 }

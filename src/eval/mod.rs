@@ -331,15 +331,19 @@ pub fn block_figures<'a>(
     Ok(f)
 }
 
-/// Block labels of analysed pages (true = content; None = no label), for training the combined
-/// model. A page with an annotated copy in `annotated` (by page id) takes its labels from it
-/// ([`labels::align`]); any other page's blocks are aligned with its gold text
-/// ([`labels::align_gold`]).
+/// Block labels of analysed pages, for training the combined model: each block's share of
+/// content, 1 or 0 (None = no label). A page with an annotated copy in `annotated` (by page id)
+/// takes its labels from it ([`labels::align`], [`labels::Alignment::label`]); any other page's
+/// blocks are aligned with its gold text ([`labels::align_gold`]). With `soft`, a label is the
+/// share itself: of the block's aligned words, those aligned with content
+/// ([`labels::Alignment::content_share`]); of a block's words, those aligned with the gold text.
 pub fn page_block_labels(
     annotated: &HashMap<String, PathBuf>,
     pages: &[&GoldPage],
     docs: &[Option<Document>],
-) -> Result<Vec<Vec<Option<bool>>>, String> {
+    soft: bool,
+) -> Result<Vec<Vec<Option<f32>>>, String> {
+    let hard = |label: Option<bool>| label.map(|content| if content { 1.0 } else { 0.0 });
     pages
         .iter()
         .zip(docs)
@@ -349,24 +353,43 @@ pub fn page_block_labels(
             if let Some(path) = annotated.get(&p.id) {
                 let html = read_page(path).map_err(|e| format!("{}: {e}", path.display()))?;
                 if let Some(reference) = labels::labelled_words(&html) {
-                    return Ok(labels::align(&texts, &reference)
+                    let aligned = labels::align(&texts, &reference);
+                    return Ok(aligned
                         .iter()
-                        .map(labels::Alignment::label)
+                        .map(|a| {
+                            if soft {
+                                a.content_share()
+                            } else {
+                                hard(a.label())
+                            }
+                        })
                         .collect());
                 }
             }
-            Ok(labels::align_gold(&texts, &p.gold))
+            if soft {
+                let aligned = labels::align_with_gold(&texts, &p.gold);
+                return Ok(aligned
+                    .iter()
+                    .map(|a| (a.words > 0).then(|| a.aligned as f32 / a.words as f32))
+                    .collect());
+            }
+            Ok(labels::align_gold(&texts, &p.gold)
+                .into_iter()
+                .map(hard)
+                .collect())
         })
         .collect()
 }
 
 /// Training rows of `width` values per block from the labelled blocks of the pages `use_page`
-/// selects (label true = boilerplate); `rows` gives page `i`'s rows. Each page weighs as many
-/// blocks as it has labelled, spread over them by their words, as the bag-of-words F1 per page
-/// weighs them.
+/// selects (a block's label is its share of content; [`page_block_labels`]); `rows` gives page
+/// `i`'s rows. Each page weighs as many blocks as it has labelled, spread over them by their
+/// words, as the bag-of-words F1 per page weighs them. A block enters as content with its
+/// weight times its share and as boilerplate with the rest (a soft target for the logistic
+/// loss); a block labelled 1 or 0 enters once.
 fn training_data(
     docs: &[Option<Document>],
-    labels: &[Vec<Option<bool>>],
+    labels: &[Vec<Option<f32>>],
     use_page: impl Fn(usize) -> bool,
     width: usize,
     rows: impl Fn(usize) -> Vec<f32>,
@@ -386,9 +409,15 @@ fn training_data(
             .sum();
         let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
         for ((b, label), row) in blocks.iter().zip(l).zip(x.chunks_exact(width)) {
-            if let Some(content) = label {
+            if let Some(share) = label {
                 let w = labelled * (1.0 + b.boilerpipe.0.words as f64) / words;
-                data.push(row, !content, w as f32);
+                let share = f64::from(*share);
+                if share > 0.0 {
+                    data.push(row, false, (w * share) as f32);
+                }
+                if share < 1.0 {
+                    data.push(row, true, (w * (1.0 - share)) as f32);
+                }
             }
         }
     }
@@ -449,7 +478,7 @@ fn first_stage(cfg: gbt::TrainConfig) -> gbt::TrainConfig {
 /// temperature.
 pub fn train_combined(
     docs: &[Option<Document>],
-    labels: &[Vec<Option<bool>>],
+    labels: &[Vec<Option<f32>>],
     rows: &[Vec<f32>],
     sources: &[usize],
     use_page: impl Fn(usize) -> bool,
@@ -576,7 +605,7 @@ fn regions_of(doc: &Option<Document>) -> &[(u32, u32)] {
 /// `threads` threads.
 pub fn cross_validate_combined(
     docs: &mut [Option<Document>],
-    labels: &[Vec<Option<bool>>],
+    labels: &[Vec<Option<f32>>],
     sources: &[usize],
     k: usize,
     cfg: gbt::TrainConfig,
@@ -779,7 +808,7 @@ mod tests {
             .collect();
         assert_eq!(words.len(), 3);
         // Boilerplate, content, unlabelled: two rows that weigh 2 together, by their words.
-        let labels = vec![vec![Some(false), Some(true), None]];
+        let labels = vec![vec![Some(0.0), Some(1.0), None]];
         let rows = |_| vec![0.5f32; 3];
         let data = training_data(&docs, &labels, |_| true, 1, rows);
         assert_eq!(data.y, [true, false]);
@@ -795,5 +824,25 @@ mod tests {
         assert!(words[1] > 2.0 * words[0]);
         // Pages not selected give no rows.
         assert!(training_data(&docs, &labels, |_| false, 1, rows).is_empty());
+        // A soft label: the block enters as content by its share and as boilerplate by the
+        // rest, with the weight of a hard label between them.
+        let soft = vec![vec![Some(0.0), Some(0.75), None]];
+        let data = training_data(&docs, &soft, |_| true, 1, rows);
+        assert_eq!(data.y, [true, false, true]);
+        assert_eq!(
+            data.w[0],
+            training_data(&docs, &labels, |_| true, 1, rows).w[0]
+        );
+        let whole = 2.0 * words[1] / (words[0] + words[1]);
+        assert!(
+            (data.w[1] as f64 - 0.75 * whole).abs() < 1e-6,
+            "{}",
+            data.w[1]
+        );
+        assert!(
+            (data.w[2] as f64 - 0.25 * whole).abs() < 1e-6,
+            "{}",
+            data.w[2]
+        );
     }
 }
