@@ -185,6 +185,15 @@ pub fn align_gold(blocks: &[&str], gold: &str) -> Vec<Option<bool>> {
         .collect()
 }
 
+/// Soft block labels from a page's gold text: the share of each block's words that align with
+/// the gold text ([`align_with_gold`]); None for a block without words.
+pub fn gold_shares(blocks: &[&str], gold: &str) -> Vec<Option<f32>> {
+    align_with_gold(blocks, gold)
+        .iter()
+        .map(|a| (a.words > 0).then(|| a.aligned as f32 / a.words as f32))
+        .collect()
+}
+
 /// How the words of `blocks` align with a page's gold text ([`align`], every gold word being
 /// content).
 pub fn align_with_gold(blocks: &[&str], gold: &str) -> Vec<Alignment> {
@@ -241,7 +250,7 @@ mod tests {
             "Roads were closed, police said.",
             "Share this story",
             "",
-            // Words of the gold text out of order align only in part.
+            // Gold words that the blocks before have aligned with do not align again.
             "coast closed Monday roads storm were",
         ];
         assert_eq!(
@@ -256,6 +265,11 @@ mod tests {
                 Some(false)
             ]
         );
+        let shares = gold_shares(&blocks, gold);
+        assert_eq!(shares[..3], [Some(0.0), Some(1.0), Some(1.0)]);
+        // "police said" are not in the gold text: content by its majority, 3/5 by its share.
+        assert_eq!(shares[3], Some(0.6));
+        assert_eq!(shares[5..], [None, Some(0.0)]);
     }
 
     #[test]

@@ -336,7 +336,8 @@ pub fn block_figures<'a>(
 /// takes its labels from it ([`labels::align`], [`labels::Alignment::label`]); any other page's
 /// blocks are aligned with its gold text ([`labels::align_gold`]). With `soft`, a label is the
 /// share itself: of the block's aligned words, those aligned with content
-/// ([`labels::Alignment::content_share`]); of a block's words, those aligned with the gold text.
+/// ([`labels::Alignment::content_share`]); of a block's words, those aligned with the gold text
+/// ([`labels::gold_shares`]).
 pub fn page_block_labels(
     annotated: &HashMap<String, PathBuf>,
     pages: &[&GoldPage],
@@ -367,11 +368,7 @@ pub fn page_block_labels(
                 }
             }
             if soft {
-                let aligned = labels::align_with_gold(&texts, &p.gold);
-                return Ok(aligned
-                    .iter()
-                    .map(|a| (a.words > 0).then(|| a.aligned as f32 / a.words as f32))
-                    .collect());
+                return Ok(labels::gold_shares(&texts, &p.gold));
             }
             Ok(labels::align_gold(&texts, &p.gold)
                 .into_iter()
