@@ -590,6 +590,27 @@ mod tests {
         };
         let j = classify(&page, &stop, &off);
         assert_eq!(j[1].class, Bad);
+        // The pre-processing's purpose (seed): a SHORT block between the heading and the GOOD
+        // text is kept with them. (Python's justext 3.0.2 copies the context-free classes in
+        // the same loop that looks ahead for GOOD blocks, so its pre-processing never fires
+        // and it drops such a block.)
+        let dateline = [
+            para(list),
+            heading("Library hours"),
+            para("Updated in May."),
+            para(prose),
+        ];
+        let j = classify(&dateline, &stop, &p);
+        assert_eq!(j[2].context_free, Short);
+        assert_eq!(
+            j.iter().map(|j| j.class).collect::<Vec<_>>(),
+            [Bad, Good, Good, Good]
+        );
+        let j = classify(&dateline, &stop, &off);
+        assert_eq!(
+            j[2].class, Bad,
+            "without the pre-processing the run has no NEAR_GOOD"
+        );
         // Too far: more than 200 characters of other blocks before the GOOD one.
         let far = [
             para(list),
