@@ -1,22 +1,30 @@
 #!/usr/bin/env python3
 """Compare cowrex's scorers with other extractors on the same pages and the same metric.
 
-Usage: python3 scripts/compare.py [--pages DIR] [--sets a,b] [--out DIR]
+Usage: python3 scripts/compare.py [--pages DIR] [--sets a,b] [--out DIR] [--no-cv]
 
-Installs trafilatura, resiliparse, justext and boilerpy3 from PyPI into a virtual environment
-(OUT/venv, on first use), runs each of them on every page of a pages directory (the layout of
-../shared/data/pages), and writes their texts to OUT/<tool>.jsonl. Every tool, and each cowrex
-scorer (combined, MLP, n-gram, jusText, boilerpipe's classifiers), is then scored by `cowrex
-eval` -- peers through `--texts` -- so that one implementation of the bag-of-words metric
-(DESIGN.md) measures them all. The combined model and the n-gram scorer are cross-validated by
-page (`--cv`: no page is scored by a model trained on it; the combined model takes block labels
-from ../shared/data/blocks when it exists beside the pages); the MLPs were trained on texrex's
-data, not on these pages; jusText and boilerpipe are not trained.
+Installs trafilatura, rs-trafilatura, resiliparse, justext and boilerpy3 from PyPI into a
+virtual environment (OUT/venv, on first use), runs each of them on every page of a pages
+directory (the layout of ../shared/data/pages), and writes their texts to OUT/<tool>.jsonl.
+Every tool, and each cowrex scorer (combined, MLP, n-gram, jusText, boilerpipe's classifiers),
+is then scored by `cowrex eval` -- peers through `--texts` -- so that one implementation of the
+bag-of-words metric (DESIGN.md) measures them all.
 
-Prints a Markdown table: F1 per set (mean over pages), macro F1, precision and recall, and the
-peers' CPU seconds per page. A page a tool fails on counts as extracting nothing; failures are
-counted in the table. A second table compares the cross-validated combined model with
-trafilatura page by page: per set, the mean difference in F1 with a 95 % bootstrap interval.
+The combined model is measured twice: leaving one source out (`--loso`: each set is scored by
+a combined model and n-gram models trained on the other sets only, the figure that says how
+cowrex does on pages of a source it has not seen), and cross-validated by page (`--cv 5`:
+no page is scored by a model trained on it, but its set's sites and conventions are in
+training; left out with --no-cv). The combined model takes block labels from
+../shared/data/blocks when it exists beside the pages. The MLPs were trained on texrex's data,
+not on these pages; jusText and boilerpipe are not trained.
+
+Prints Markdown tables: F1 per set (mean over pages), macro F1, precision and recall, and the
+peers' CPU milliseconds per page (a page a tool fails on counts as extracting nothing; failures
+are counted); F1 by page type for the sets that have types (WCXB); WCXB's snippet checks
+(share of the snippets a correct extraction contains that were found, share of those it must
+not contain that were absent); and, page by page, the combined model left out of each source
+against trafilatura and rs-trafilatura: per set, the mean difference in F1 with a 95 %
+bootstrap interval.
 """
 
 import argparse
@@ -28,7 +36,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-PEERS = ["trafilatura", "resiliparse", "justext", "boilerpy3"]
+PEERS = ["trafilatura", "rs-trafilatura", "resiliparse", "justext", "boilerpy3"]
 # justext (also used by trafilatura) needs lxml's HTML cleaner, a separate package since lxml 5.2.
 EXTRA = ["lxml_html_clean"]
 
@@ -45,6 +53,10 @@ if tool == "trafilatura":
     import trafilatura
     def extract(html, raw):
         return trafilatura.extract(html) or ""
+elif tool == "rs-trafilatura":
+    import rs_trafilatura
+    def extract(html, raw):
+        return rs_trafilatura.extract(html).main_content or ""
 elif tool == "resiliparse":
     from resiliparse.extract.html2text import extract_plain_text
     def extract(html, raw):
@@ -87,7 +99,7 @@ def ensure_peers(venv):
     if not os.path.exists(py):
         subprocess.check_call([sys.executable, "-m", "venv", venv])
     try:
-        subprocess.check_call([py, "-c", "import trafilatura, resiliparse, justext, boilerpy3"],
+        subprocess.check_call([py, "-c", "import trafilatura, rs_trafilatura, resiliparse, justext, boilerpy3"],
                               stderr=subprocess.DEVNULL)
     except subprocess.CalledProcessError:
         subprocess.check_call([py, "-m", "pip", "install", "--quiet", *PEERS, *EXTRA])
@@ -124,6 +136,7 @@ def main():
     ap.add_argument("--pages", default=os.path.join(ROOT, "..", "shared", "data", "pages"))
     ap.add_argument("--sets", help="comma-separated sets (default: all)")
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "compare"))
+    ap.add_argument("--no-cv", action="store_true", help="leave out the cross-validation by page")
     args = ap.parse_args()
     pages_dir = os.path.abspath(args.pages)
     if not os.path.isdir(os.path.join(pages_dir, "ground-truth")):
@@ -145,9 +158,12 @@ def main():
     blocks_dir = os.path.join(os.path.dirname(pages_dir), "blocks")
     labels = ["--blocks", blocks_dir] if os.path.isdir(blocks_dir) else []
     rows = []
+    combined = [("cowrex combined (leave one source out)", ["--loso", *labels])]
+    if not args.no_cv:
+        combined.append(("cowrex combined (5-fold CV by page)", ["--cv", "5", *labels]))
+    combined.append(("cowrex combined, shipped model (in-sample)", []))
     for name, eval_args in [
-            ("cowrex combined (5-fold CV by page)", ["--scorer", "combined", "--cv", "5", *labels]),
-            ("cowrex combined, shipped model (in-sample)", ["--scorer", "combined"]),
+            *[(n, ["--scorer", "combined", *a]) for n, a in combined],
             ("cowrex MLP (threshold 0.5)", ["--scorer", "mlp"]),
             ("cowrex n-gram (10-fold CV by page)", ["--scorer", "ngram", "--cv", "10"]),
             ("cowrex jusText", ["--scorer", "justext"]),
@@ -157,7 +173,7 @@ def main():
             ("cowrex boilerpipe, largest content", ["--scorer", "boilerpipe-largest"]),
             ("cowrex, all blocks (baseline)", ["--scorer", "all"])]:
         print(f"compare.py: {name}", file=sys.stderr)
-        out = "combined-cv.json" if not rows else "cowrex.json"
+        out = f"cowrex-{len(rows)}.json"
         rows.append((name, cowrex_eval(cowrex, pages_dir, sets, eval_args,
                                        os.path.join(args.out, out)), None))
     for tool in PEERS:
@@ -169,7 +185,10 @@ def main():
 
     print(f"Pages: {sum(1 for _ in open(listing))} from {pages_dir} ({', '.join(sets)}); peers: {versions}\n")
     print_table(rows, sets)
-    paired(rows[0], next(r for r in rows if r[0] == "trafilatura"), sets)
+    print_kinds(rows, sets)
+    print_snippets(rows, sets)
+    for peer in ("trafilatura", "rs-trafilatura"):
+        paired(rows[0], next(r for r in rows if r[0] == peer), sets)
 
 
 def print_table(rows, sets):
@@ -183,6 +202,35 @@ def print_table(rows, sets):
         cpu = f"{1000 * run['cpu'] / max(1, run['pages']):.1f}" if run else "–"
         print(f"| {name} | " + " | ".join(cells) +
               f" | {m['f1']:.4f} | {m['precision']:.4f} | {m['recall']:.4f} | {failed} | {cpu} |")
+
+
+def print_kinds(rows, sets):
+    """F1 by page type, for each set whose pages have types."""
+    for s in sets:
+        kinds = sorted(rows[0][1]["sets"][s].get("kinds", {}))
+        if not kinds:
+            continue
+        print(f"\n{s} by page type (pages), F1 (mean over pages):\n")
+        counts = rows[0][1]["sets"][s]["kinds"]
+        print("| extractor | " + " | ".join(f"{k} ({counts[k]['pages']})" for k in kinds) + " | all |")
+        print("|---|" + "---|" * (len(kinds) + 1))
+        for name, r, _ in rows:
+            cells = [f"{r['sets'][s]['kinds'][k]['f1']:.4f}" for k in kinds]
+            print(f"| {name} | " + " | ".join(cells) + f" | {r['sets'][s]['f1']:.4f} |")
+
+
+def print_snippets(rows, sets):
+    """Snippet checks, for each set whose pages have snippets."""
+    with_snippets = [s for s in sets if "snippets" in rows[0][1]["sets"][s]]
+    for s in with_snippets:
+        sn = rows[0][1]["sets"][s]["snippets"]
+        print(f"\n{s}: snippet checks ({sn['with']} snippets a correct extraction contains, "
+              f"{sn['without']} it does not):\n")
+        print("| extractor | found that belong | absent that do not |")
+        print("|---|---|---|")
+        for name, r, _ in rows:
+            sn = r["sets"][s]["snippets"]
+            print(f"| {name} | {sn['with_share']:.4f} | {sn['without_share']:.4f} |")
 
 
 def paired(ours, theirs, sets, resamples=10000):

@@ -2,7 +2,7 @@
 # Retrain every model in models/ from ../shared/data with cowrex's own code, byte-identically,
 # and print the cross-validated figures that models/MODELS.md reports.
 #
-# Usage: sh scripts/train_models.sh   (from anywhere; about 2 minutes on 2 cores; needs gpg)
+# Usage: sh scripts/train_models.sh   (from anywhere; about 10 minutes on 2 cores; needs gpg)
 set -eu
 cd "$(dirname "$0")/.."
 DATA=../shared/data
@@ -30,6 +30,8 @@ for pair in en:eng de:deu fr:fra sv:swe; do
     python3 scripts/profile_texts.py "$lang" "$TMP/$lang.jsonl"
     "$COWREX" train profile --lang "$code" -o "models/profile-$lang.prof" "$TMP/$lang.jsonl" "$DATA/pages/ground-truth"
 done
+echo "== markup.words.gz"
+"$COWREX" train markup --pages "$DATA/pages" --blocks "$DATA/blocks" -o models/markup.words.gz
 # The combined model last: its features include every other model's output.
 cargo build --release --quiet  # embed the models just trained
 echo "== combined.gbt.gz"

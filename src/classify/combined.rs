@@ -2,10 +2,14 @@
 //! the cues around a block — texrex's 37 features and MLP score, the n-gram score, jusText's
 //! classes and stop-word density, boilerpipe's word counts, link and text densities of the
 //! previous, current and next block and its decisions, the structural cues of the markup
-//! ([`crate::html::cue`]), the block's position in the page, its neighbours' scores, and the
-//! regions of the page it is in (the elements whose text spans several blocks).
+//! ([`crate::html::cue`]), the block's position in the page, its neighbours' scores, the
+//! regions of the page it is in (the elements whose text spans several blocks), how often its
+//! kind of element repeats on the page, and how its words relate to what the page says of
+//! itself elsewhere ([`PageText`]: its title and its structured data).
 //!
 //! [`features`] is the one definition of the model's input, for training and for scoring.
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ModelError;
 use super::gbt::Gbt;
@@ -14,7 +18,230 @@ use crate::document::Block;
 use crate::html::cue;
 
 /// Number of features per block.
-pub const N_FEATURES: usize = 110;
+pub const N_FEATURES: usize = 144;
+
+/// The column of the feature "the block is in the main region" (for tests).
+pub const IN_MAIN_REGION: usize = N_FEATURES
+    - REGION_FEATURES
+    - TEXT_FEATURES
+    - KIND_FEATURES
+    - SHARE_FEATURES
+    - MARKUP_FEATURES
+    - page_kind::COUNT
+    + 10;
+
+/// The markup model's view of a block ([`super::markup::MarkupScore`]): the sum, lowest and
+/// highest weight of the words around it, and how many it knows.
+const MARKUP_FEATURES: usize = 4;
+
+/// The last features of a row: the shares of the page's words in main content (`<main>`), in
+/// an item's body (`itemprop`) and hidden, and the block's text density over the page's
+/// highest.
+const SHARE_FEATURES: usize = 4;
+
+/// What a page says of itself outside its blocks, which the features compare its blocks with.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageText {
+    /// The page's title: `og:title`, else `<title>`.
+    pub title: String,
+    /// The body of the page's structured data: JSON-LD `articleBody`, `text` and `reviewBody`.
+    pub body: String,
+    /// Its descriptions: `<meta name=description>` and JSON-LD `description`s.
+    pub description: String,
+    /// What kind of page it says it is ([`page_kind`] bits, from its JSON-LD `@type`s and
+    /// `og:type`).
+    pub kinds: u8,
+}
+
+/// Kinds of page, from the schema.org types and `og:type` a page declares.
+pub mod page_kind {
+    /// Article, NewsArticle, BlogPosting, Report, …; `og:type` article.
+    pub const ARTICLE: u8 = 1 << 0;
+    /// Product, Offer, ProductGroup; `og:type` product.
+    pub const PRODUCT: u8 = 1 << 1;
+    /// ItemList, CollectionPage, SearchResultsPage, OfferCatalog.
+    pub const LIST: u8 = 1 << 2;
+    /// QAPage, Question, Answer, DiscussionForumPosting, SocialMediaPosting, Comment.
+    pub const DISCUSSION: u8 = 1 << 3;
+    /// Recipe, HowTo, FAQPage.
+    pub const GUIDE: u8 = 1 << 4;
+    /// Number of kinds.
+    pub const COUNT: usize = 5;
+
+    /// The kind a schema.org type name (with or without its `https://schema.org/`) or an
+    /// `og:type` value (`product.item` counts as `product`) stands for (0 for any other).
+    pub fn of(name: &str) -> u8 {
+        let name = name.rsplit(['/', ':']).next().unwrap_or(name);
+        let name = name.split('.').next().unwrap_or(name).trim();
+        match name.to_ascii_lowercase().as_str() {
+            "article"
+            | "newsarticle"
+            | "blogposting"
+            | "report"
+            | "scholarlyarticle"
+            | "techarticle"
+            | "liveblogposting"
+            | "analysisnewsarticle"
+            | "opinionnewsarticle"
+            | "reportagenewsarticle"
+            | "reviewnewsarticle" => ARTICLE,
+            "product" | "offer" | "aggregateoffer" | "productgroup" | "item" => PRODUCT,
+            "itemlist" | "collectionpage" | "searchresultspage" | "offercatalog" => LIST,
+            "qapage"
+            | "question"
+            | "answer"
+            | "discussionforumposting"
+            | "socialmediaposting"
+            | "comment" => DISCUSSION,
+            "recipe" | "howto" | "faqpage" => GUIDE,
+            _ => 0,
+        }
+    }
+}
+
+/// Hashes of the lower-cased words (runs of alphanumeric characters) of a text.
+fn word_hashes(text: &str, mut each: impl FnMut(u64)) {
+    let mut word = String::new();
+    let mut flush = |word: &mut String| {
+        if !word.is_empty() {
+            each(xxhash_rust::xxh3::xxh3_64(word.as_bytes()));
+            word.clear();
+        }
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            if c.is_ascii() {
+                word.push(c.to_ascii_lowercase());
+            } else {
+                word.extend(c.to_lowercase());
+            }
+        } else {
+            flush(&mut word);
+        }
+    }
+    flush(&mut word);
+}
+
+fn word_set(text: &str) -> FxHashSet<u64> {
+    let mut set = FxHashSet::default();
+    word_hashes(text, |h| {
+        set.insert(h);
+    });
+    set
+}
+
+/// Features of the blocks from the page's own text ([`PageText`]), [`TEXT_FEATURES`] per
+/// block: the share of the title's words the block has and of the block's words in the
+/// title, whether it is the title block (the block that best matches the title), its signed
+/// distance to that block (in blocks, over the page's blocks), and whether it comes before it;
+/// whether the page has a structured-data body, and the share of the block's words in that
+/// body and in the page's descriptions (−1 without one).
+const TEXT_FEATURES: usize = 8;
+
+fn text_features(blocks: &[Block], page: &PageText) -> Vec<[f32; TEXT_FEATURES]> {
+    let n = blocks.len();
+    // The title's distinct words, each with a bit (up to 64).
+    let mut title: FxHashMap<u64, u32> = FxHashMap::default();
+    word_hashes(&page.title, |h| {
+        let next = title.len() as u32;
+        if next < 64 {
+            title.entry(h).or_insert(next);
+        }
+    });
+    let body = word_set(&page.body);
+    let description = word_set(&page.description);
+    let mut rows = vec![[0f32; TEXT_FEATURES]; n];
+    let mut match_of = vec![0f32; n];
+    for (i, b) in blocks.iter().enumerate() {
+        let (mut words, mut in_title, mut in_body, mut in_description) = (0u32, 0u32, 0u32, 0u32);
+        let mut seen = 0u64;
+        word_hashes(&b.text, |h| {
+            words += 1;
+            if let Some(&bit) = title.get(&h) {
+                in_title += 1;
+                seen |= 1 << bit;
+            }
+            in_body += u32::from(body.contains(&h));
+            in_description += u32::from(description.contains(&h));
+        });
+        let share = |k: u32| k as f32 / words.max(1) as f32;
+        let cover = if title.is_empty() {
+            0.0
+        } else {
+            seen.count_ones() as f32 / title.len() as f32
+        };
+        let row = &mut rows[i];
+        row[0] = cover;
+        row[1] = share(in_title);
+        row[5] = f32::from(u8::from(!body.is_empty()));
+        row[6] = if body.is_empty() {
+            -1.0
+        } else {
+            share(in_body)
+        };
+        row[7] = if description.is_empty() {
+            -1.0
+        } else {
+            share(in_description)
+        };
+        match_of[i] = cover * share(in_title);
+    }
+    // The title block: the best match, the first of equals; none when nothing matches.
+    let best = (0..n).fold(None, |best: Option<usize>, i| match best {
+        Some(b) if match_of[b] >= match_of[i] => Some(b),
+        _ if match_of[i] > 0.0 => Some(i),
+        _ => best,
+    });
+    if let Some(t) = best {
+        for (i, row) in rows.iter_mut().enumerate() {
+            row[2] = f32::from(u8::from(i == t));
+            row[3] = (i as f32 - t as f32) / n as f32;
+            row[4] = f32::from(u8::from(i < t));
+        }
+    }
+    rows
+}
+
+/// Features of a block from the other blocks of its kind ([`Block::path`]: the same tag names
+/// and classes from the root), [`KIND_FEATURES`] per block: how many blocks share its path,
+/// their share of the page's words, their link density and their mean words per block; how
+/// many blocks have the same text; and its depth among the open elements, as it is and over
+/// the page's deepest.
+const KIND_FEATURES: usize = 7;
+
+fn kind_features(blocks: &[Block]) -> Vec<[f32; KIND_FEATURES]> {
+    // Per path: blocks, words, link words.
+    let mut paths: FxHashMap<u64, (u32, f64, f64)> = FxHashMap::default();
+    let mut texts: FxHashMap<&str, u32> = FxHashMap::default();
+    for b in blocks {
+        let e = paths.entry(b.path).or_default();
+        e.0 += 1;
+        e.1 += b.boilerpipe.0.words as f64;
+        e.2 += b.boilerpipe.0.link_words as f64;
+        *texts.entry(b.text.as_str()).or_default() += 1;
+    }
+    let total: f64 = blocks
+        .iter()
+        .map(|b| b.boilerpipe.0.words as f64)
+        .sum::<f64>()
+        .max(1.0);
+    let deepest = blocks.iter().map(|b| b.depth).max().unwrap_or(0).max(1) as f32;
+    blocks
+        .iter()
+        .map(|b| {
+            let (count, words, links) = paths[&b.path];
+            [
+                log1p(count as f64 - 1.0),
+                (words / total) as f32,
+                (links / words.max(1.0)) as f32,
+                log1p(words / count as f64),
+                log1p(texts[b.text.as_str()] as f64 - 1.0),
+                log1p(b.depth as f64),
+                b.depth as f32 / deepest,
+            ]
+        })
+        .collect()
+}
 
 fn log1p(x: f64) -> f32 {
     (x.ln_1p()) as f32
@@ -105,9 +332,29 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
 
 /// The model's input rows for a document's blocks, row-major ([`N_FEATURES`] per block);
 /// `regions` as in [`crate::document::Document::regions`].
-pub fn features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
+pub fn features(blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
     let n = blocks.len();
     let region = region_features(blocks, regions);
+    let text = text_features(blocks, page);
+    let kind = kind_features(blocks);
+    // Shares of the page's words the page itself marks: main content, an item's body, hidden.
+    let marked = |bits: u32| {
+        blocks
+            .iter()
+            .filter(|b| b.cues & bits != 0)
+            .map(|b| b.boilerpipe.0.words as f32)
+            .sum::<f32>()
+    };
+    let (main_words, body_words, hidden_words) = (
+        marked(cue::MAIN),
+        marked(cue::BODY_PROP),
+        marked(cue::HIDDEN),
+    );
+    let densest = blocks
+        .iter()
+        .map(|b| b.boilerpipe.0.text_density)
+        .fold(0f64, f64::max)
+        .max(1.0);
     let mut out = Vec::with_capacity(n * N_FEATURES);
     let total_chars: usize = blocks.iter().map(|b| b.chars).sum::<usize>().max(1);
     let total_words: u32 = blocks
@@ -203,6 +450,20 @@ pub fn features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
         out.push(article_blocks / n as f32);
         out.push(f32::from(u8::from(i > last_good)) + f32::from(u8::from(i < first_good)) * 2.0);
         out.extend_from_slice(&region[i]);
+        out.extend_from_slice(&text[i]);
+        out.extend_from_slice(&kind[i]);
+        let words = total_words as f32;
+        out.extend_from_slice(&[
+            main_words / words,
+            body_words / words,
+            hidden_words / words,
+            (b.boilerpipe.0.text_density / densest) as f32,
+        ]);
+        let m = b.markup_score;
+        out.extend_from_slice(&[m.sum, m.min, m.max, log1p(m.known as f64)]);
+        for bit in 0..page_kind::COUNT {
+            out.push(f32::from(u8::from(page.kinds & (1 << bit) != 0)));
+        }
         chars_before += b.chars;
         assert_eq!(out.len() - start, N_FEATURES, "feature count");
     }
@@ -339,8 +600,8 @@ impl Model {
     }
 
     /// P(boilerplate) of each block.
-    pub fn predict(&self, blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
-        let x = features(blocks, regions);
+    pub fn predict(&self, blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
+        let x = features(blocks, regions, page);
         let p = self.first.predict_rows(&x);
         self.second
             .predict_rows(&stacked(&x, &context(blocks, regions, &p)))
@@ -357,8 +618,8 @@ pub fn stacked(x: &[f32], context: &[f32]) -> Vec<f32> {
 }
 
 /// Set every block's `bpv` to the model's probability that it is boilerplate.
-pub fn score(blocks: &mut [Block], regions: &[(u32, u32)], model: &Model) {
-    let p = model.predict(blocks, regions);
+pub fn score(blocks: &mut [Block], regions: &[(u32, u32)], page: &PageText, model: &Model) {
+    let p = model.predict(blocks, regions, page);
     for (b, p) in blocks.iter_mut().zip(p) {
         b.bpv = p;
     }
@@ -367,6 +628,99 @@ pub fn score(blocks: &mut [Block], regions: &[(u32, u32)], model: &Model) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A page's blocks and its own text, analysed with the built-in models.
+    fn analyzed(html: &str) -> crate::document::Document {
+        use crate::document::{Config, Meta, Page, StageTimes, analyze};
+        let page = Page {
+            raw: html.as_bytes(),
+            payload: html.as_bytes(),
+            http_charset: None,
+            meta: Meta::default(),
+        };
+        let models = crate::classify::Models::builtin();
+        analyze(
+            page,
+            &models,
+            &Config::default(),
+            &mut StageTimes::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn blocks_against_the_title_and_structured_data() {
+        let doc = analyzed(
+            r#"<html><head><title>Site | Ignored</title><meta property="og:title" content="Rain in Spain">
+            <meta name="description" content="Where the rain falls.">
+            <meta property="og:type" content="website">
+            <script type="application/ld+json">{"@graph": [{"@type": ["https://schema.org/NewsArticle", "Thing"], "articleBody": "The rain in Spain falls mainly on the plain."}, {"@type": "FAQPage"}]}</script>
+            </head><body><nav><a>Home</a></nav><h1>The Rain in Spain</h1>
+            <p>The rain in Spain falls mainly on the plain, they say.</p><p>Rain falls where?</p></body></html>"#,
+        );
+        assert_eq!(doc.page_text.title, "Rain in Spain");
+        assert_eq!(
+            doc.page_text.body,
+            "The rain in Spain falls mainly on the plain.\n"
+        );
+        assert_eq!(doc.page_text.description, "Where the rain falls.");
+        assert_eq!(doc.page_text.kinds, page_kind::ARTICLE | page_kind::GUIDE);
+        assert_eq!(page_kind::of("product.item"), page_kind::PRODUCT);
+        assert_eq!(page_kind::of("video.movie"), 0);
+        assert_eq!(
+            page_kind::of("http://schema.org/Product"),
+            page_kind::PRODUCT
+        );
+        let rows = text_features(&doc.blocks, &doc.page_text);
+        let texts: Vec<&str> = doc.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts.len(), 4, "{texts:?}");
+        // The heading has every title word and only title words: the title block.
+        assert_eq!(rows[1][..3], [1.0, 0.75, 1.0]);
+        // Distances to it, over 4 blocks, and before it.
+        assert_eq!(
+            rows.iter().map(|r| r[3]).collect::<Vec<_>>(),
+            [-0.25, 0.0, 0.25, 0.5]
+        );
+        assert_eq!(
+            rows.iter().map(|r| r[4]).collect::<Vec<_>>(),
+            [1.0, 0.0, 0.0, 0.0]
+        );
+        // The paragraph's words in the body (9 of 11); the last block's words are all in the
+        // description.
+        assert!(rows.iter().all(|r| r[5] == 1.0));
+        assert!((rows[2][6] - 9.0 / 11.0).abs() < 1e-6, "{}", rows[2][6]);
+        assert_eq!(rows[3][7], 1.0);
+        // "The", "rain", "falls" and "the": words are counted as often as they occur.
+        assert!((rows[2][7] - 4.0 / 11.0).abs() < 1e-6, "{}", rows[2][7]);
+        // Without a title, structured data or description: no title block, and −1 shares.
+        let bare = text_features(&doc.blocks, &PageText::default());
+        assert!(
+            bare.iter()
+                .all(|r| r[..5] == [0.0; 5] && r[5..] == [0.0, -1.0, -1.0])
+        );
+    }
+
+    #[test]
+    fn blocks_of_the_same_kind() {
+        let doc = analyzed(
+            r#"<body><ul class="cards"><li class="c1"><a href=/1>First card</a><li class="c2"><a href=/2>Second card</a>
+            <li class="c3"><a href=/3>First card</a></ul>
+            <div class="text"><p>One paragraph of words here.</p><p>Another one.</p></div></body>"#,
+        );
+        let rows = kind_features(&doc.blocks);
+        assert_eq!(rows.len(), 5);
+        let total = 6.0 + 7.0;
+        // Three cards of 2 words, all linked; two paragraphs of 5 and 2 words.
+        assert!((rows[0][0] - 2f32.ln_1p()).abs() < 1e-6);
+        assert!((rows[0][1] - (6.0 / total) as f32).abs() < 1e-6);
+        assert_eq!(rows[0][2], 1.0);
+        assert!((rows[0][3] - 2f32.ln_1p()).abs() < 1e-6);
+        assert!((rows[3][0] - 1f32.ln_1p()).abs() < 1e-6 && rows[3][2] == 0.0);
+        // The first and third card have the same text.
+        assert!(rows[0][4] > 0.0 && rows[2][4] == rows[0][4] && rows[1][4] == 0.0);
+        // Cards sit deeper than paragraphs; the deepest block's relative depth is 1.
+        assert!(rows[0][5] > rows[3][5] && rows[0][6] == 1.0 && rows[3][6] < 1.0);
+    }
 
     fn stage(features: usize, leaf: f32) -> String {
         format!("cowrex-gbt 1 {features} 1 0.0\n={leaf:?}\n")
@@ -377,12 +731,12 @@ mod tests {
         let text = stage(N_FEATURES, 0.5) + &stage(N_FEATURES + N_CONTEXT, -2.0);
         let m = Model::parse(&text).unwrap();
         assert_eq!(m.to_text(), text);
-        assert_eq!(m.predict(&[], &[]), Vec::<f32>::new());
+        assert_eq!(m.predict(&[], &[], &PageText::default()), Vec::<f32>::new());
         let err = |t: &str| Model::parse(t).unwrap_err().0;
         assert!(err(&stage(N_FEATURES, 0.5)).contains("two cowrex-gbt models"));
         let swapped = stage(N_FEATURES + N_CONTEXT, 0.5) + &stage(N_FEATURES, 0.5);
         assert!(
-            err(&swapped).contains("cowrex computes 110 and 122"),
+            err(&swapped).contains("cowrex computes 144 and 156"),
             "{}",
             err(&swapped)
         );

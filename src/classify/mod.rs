@@ -6,6 +6,7 @@ pub mod boilerpipe;
 pub mod combined;
 pub mod gbt;
 pub mod justext;
+pub mod markup;
 pub mod mlp;
 pub mod ngram;
 pub mod quality;
@@ -88,6 +89,8 @@ pub enum Scorer {
 
 /// The built-in combined model, gzipped text (see `models/MODELS.md`).
 const COMBINED: &[u8] = include_bytes!("../../models/combined.gbt.gz");
+/// The built-in markup model, gzipped text.
+const MARKUP: &[u8] = include_bytes!("../../models/markup.words.gz");
 
 /// A file's bytes as text, gunzipped when they are gzipped.
 pub fn model_text(bytes: &[u8]) -> Result<String, ModelError> {
@@ -150,6 +153,7 @@ pub struct Models {
     /// The scorer that sets `bpv`.
     pub scorer: Scorer,
     combined: combined::Model,
+    markup: markup::MarkupModel,
     /// MD5 over every model's text and the choices, for `done.json`.
     pub checksum: String,
 }
@@ -205,6 +209,7 @@ impl Models {
         let profiles = Profiles::builtin();
         sum.update(profiles.text());
         sum.update(COMBINED);
+        sum.update(MARKUP);
         Models {
             mlps,
             custom_mlp: mlp.is_some(),
@@ -216,6 +221,9 @@ impl Models {
             scorer: Scorer::Combined,
             combined: model_text(COMBINED)
                 .and_then(|t| combined::Model::parse(&t))
+                .expect("built-in models are valid (tested)"),
+            markup: model_text(MARKUP)
+                .and_then(|t| markup::MarkupModel::parse(&t))
                 .expect("built-in models are valid (tested)"),
             checksum: crate::hex(&sum.finalize()),
         }
@@ -236,6 +244,17 @@ impl Models {
     /// The combined model.
     pub fn combined(&self) -> &combined::Model {
         &self.combined
+    }
+
+    /// Replace the markup model (its file's bytes go into the checksum).
+    pub fn set_markup(&mut self, model: markup::MarkupModel, bytes: &[u8]) {
+        self.rehash(bytes);
+        self.markup = model;
+    }
+
+    /// The markup model.
+    pub fn markup(&self) -> &markup::MarkupModel {
+        &self.markup
     }
 
     fn rehash(&mut self, more: &[u8]) {
@@ -339,6 +358,7 @@ mod tests {
         let nl = m.ngram(Some(whatlang::Lang::Deu)).unwrap();
         assert_eq!(nl.params, ngram::Params::NON_LEXICAL);
         assert_eq!(m.combined().first.features, combined::N_FEATURES);
+        assert!(m.markup().weight("sidebar").is_some_and(|w| w < 0.0));
         assert_eq!(
             m.combined().second.features,
             combined::N_FEATURES + combined::N_CONTEXT

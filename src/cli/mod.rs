@@ -133,6 +133,9 @@ struct ModelArgs {
     /// Combined model (from `cowrex train combined`) instead of the built-in one.
     #[arg(long, value_name = "FILE")]
     combined_model: Option<PathBuf>,
+    /// Markup model (from `cowrex train markup`) instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    markup_model: Option<PathBuf>,
 }
 
 /// Which scorer decides a block's `bpv` (the others' results are written all the same).
@@ -347,8 +350,31 @@ enum TrainCommand {
     Ngram(TrainNgramArgs),
     /// Compute a text-quality profile (texrex's badness) from good text of one language.
     Profile(corpus::TrainProfileArgs),
+    /// Train the markup model (what the words of `class` and `id` values say about a block)
+    /// on pages with gold text and, where there are, block labels.
+    Markup(TrainMarkupArgs),
     /// Train the combined model on pages with gold text and, where there are, block labels.
     Combined(TrainCombinedArgs),
+}
+
+#[derive(Args)]
+struct TrainMarkupArgs {
+    /// Directory in the layout of ../shared/data/pages (html/<set>/, ground-truth/<set>.jsonl).
+    #[arg(long, value_name = "DIR")]
+    pages: PathBuf,
+    /// Annotated pages (as ../shared/data/blocks) whose labels replace the gold-text alignment
+    /// for the pages they cover.
+    #[arg(long, value_name = "DIR")]
+    blocks: Option<PathBuf>,
+    /// Only these sets (comma-separated; default: all).
+    #[arg(long, value_delimiter = ',', value_name = "SET")]
+    sets: Vec<String>,
+    /// Where to write the model (gzipped when it ends in .gz).
+    #[arg(short, long, value_name = "MODEL")]
+    out: PathBuf,
+    /// Worker threads (default: available cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 #[derive(Args)]
@@ -403,9 +429,13 @@ struct GbtArgs {
           default_value_t = classify::gbt::TrainConfig::default().oblivious)]
     oblivious: bool,
     /// Learn each block as content by its share of content words and as boilerplate by the
-    /// rest, instead of by the label of most of its words (models/MODELS.md, stops 25 and 26).
+    /// rest, instead of by the label of most of its words.
     #[arg(long)]
     soft_labels: bool,
+    /// Each page weighs as many blocks as it has labelled, so sets of long pages weigh more
+    /// (by default every set weighs the same in training).
+    #[arg(long)]
+    weigh_blocks: bool,
 }
 
 /// A share: a number above 0 and at most 1.
@@ -435,6 +465,13 @@ fn positive(s: &str) -> Result<f64, String> {
 }
 
 impl GbtArgs {
+    fn training(&self) -> eval::CombinedTraining {
+        eval::CombinedTraining {
+            gbt: self.config(),
+            weigh_blocks: self.weigh_blocks,
+        }
+    }
+
     fn config(&self) -> classify::gbt::TrainConfig {
         classify::gbt::TrainConfig {
             trees: self.trees,
@@ -543,7 +580,12 @@ struct EvalArgs {
     /// annotated copy, from its gold text otherwise.
     #[arg(long, value_name = "K")]
     cv: Option<usize>,
-    /// The combined model's training under --cv.
+    /// n-gram and combined scorers: leave one source out, so that no page is scored by a model
+    /// trained on its set: each set is scored by models trained on the other sets (how a model
+    /// does on pages of a source it has not seen).
+    #[arg(long, conflicts_with = "cv")]
+    loso: bool,
+    /// The combined model's training under --cv and --loso.
     #[command(flatten)]
     gbt: GbtArgs,
     /// Worker threads (default: available cores).
@@ -557,11 +599,15 @@ struct EvalArgs {
     blocks: Option<PathBuf>,
     /// Score another tool's extractions instead of a cowrex scorer: JSON lines with
     /// `page_id` and `text`; a page without a line counts as extracting nothing.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["scorer", "cv", "blocks"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scorer", "cv", "loso", "blocks"])]
     texts: Option<PathBuf>,
     /// Also write the figures as JSON to this file, with every page's figures under `pages`.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Also write every page's blocks as JSON lines to this file (`set`, `page_id`, and
+    /// `blocks`: each block's `text`, `bpv` and whether it was kept), to study decisions.
+    #[arg(long, value_name = "FILE", conflicts_with = "texts")]
+    dump_blocks: Option<PathBuf>,
     #[command(flatten)]
     bias: BiasArg,
     #[command(flatten)]
@@ -633,6 +679,7 @@ pub fn main() -> i32 {
         Command::Stats(StatsCommand::Merge(a)) => corpus::stats_merge(a),
         Command::Train(TrainCommand::Profile(a)) => corpus::train_profile(a),
         Command::Train(TrainCommand::Combined(a)) => train_combined(a),
+        Command::Train(TrainCommand::Markup(a)) => train_markup(a),
     };
     match result {
         Ok(code) => code,
@@ -710,6 +757,14 @@ fn load_models(
             .and_then(|t| classify::combined::Model::parse(&t))
             .map_err(|e| format!("{}: {e}", p.display()))?;
         models.set_combined(m, &bytes);
+    }
+    if let Some(p) = &a.markup_model {
+        let bytes = std::fs::read(p)
+            .map_err(|e| format!("cannot read markup model {}: {e}", p.display()))?;
+        let m = classify::model_text(&bytes)
+            .and_then(|t| classify::markup::MarkupModel::parse(&t))
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+        models.set_markup(m, &bytes);
     }
     if scorer == classify::Scorer::Ngram && models.ngram == NgramChoice::Off {
         return Err("--scorer ngram needs n-gram scoring; drop --ngram off".into());
@@ -1312,27 +1367,38 @@ fn cowrex_texts(
     pages: &SetPages,
 ) -> Result<Extraction, Box<dyn std::error::Error>> {
     let models = load_models(&a.model, a.scorer.scorer())?;
-    if a.cv.is_some() && !matches!(a.scorer, ScorerArg::Ngram | ScorerArg::Combined) {
-        return Err("--cv applies to --scorer ngram and combined (the MLPs are \
+    if (a.cv.is_some() || a.loso) && !matches!(a.scorer, ScorerArg::Ngram | ScorerArg::Combined) {
+        return Err(
+            "--cv and --loso apply to --scorer ngram and combined (the MLPs are \
                     cross-validated by `train mlp --cv`)"
-            .into());
+                .into(),
+        );
     }
     let threads = threads_or_cores(a.threads);
     let cfg = doc_config(&a.model, false);
     let mut docs = analyze_gold_pages(pages, &models, &cfg, threads)?;
-    if let Some(k) = a.cv {
-        if k < 2 || k > pages.len() {
+    let sources = page_sources(pages);
+    let folds = match a.cv {
+        Some(k) if k < 2 || k > pages.len() => {
             return Err(format!("--cv needs 2 ≤ K ≤ {} pages", pages.len()).into());
         }
+        Some(k) => Some(eval::Folds::by_page(pages.len(), k)),
+        None if a.loso && sets.len() < 2 => {
+            return Err("--loso needs two sets or more".into());
+        }
+        None => a.loso.then(|| eval::Folds::by_source(&sources)),
+    };
+    if let Some(folds) = &folds {
         let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
-        eval::cross_validate_ngram(&gold, &mut docs, &models, k);
+        eval::cross_validate_ngram(&gold, &mut docs, &models, folds);
         if a.scorer == ScorerArg::Combined {
-            // The combined model's features read the cross-validated n-gram scores.
+            // The combined model's features read the cross-validated n-gram and markup scores.
             let labels =
                 combined_labels(a.blocks.as_deref(), sets, pages, &docs, a.gbt.soft_labels)?;
-            let sources = page_sources(pages);
-            let cfg = a.gbt.config();
-            eval::cross_validate_combined(&mut docs, &labels, &sources, k, cfg, threads);
+            let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
+            eval::cross_validate_markup(&list, &mut docs, &labels, folds)?;
+            let training = a.gbt.training();
+            eval::cross_validate_combined(&mut docs, &labels, &sources, folds, training, threads);
         }
     }
     let texts = docs
@@ -1349,8 +1415,11 @@ fn cowrex_texts(
                 .join("\n")
         })
         .collect();
-    let cv =
-        a.cv.map_or(String::new(), |k| format!(", {k}-fold cv by page"));
+    let cv = match a.cv {
+        Some(k) => format!(", {k}-fold cv by page"),
+        None if a.loso => ", each set scored by models trained on the others".to_string(),
+        None => String::new(),
+    };
     let scorer = match a.scorer {
         ScorerArg::Combined => match a.model.threshold {
             Some(t) => format!("combined (threshold {t}{cv})"),
@@ -1530,8 +1599,21 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
     // The built-in n-gram models were trained on these pages: train on the scores that models
     // trained without each page give it (10 folds), as unseen pages will get.
     let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
-    eval::cross_validate_ngram(&gold, &mut docs, &models, 10);
+    eval::cross_validate_ngram(
+        &gold,
+        &mut docs,
+        &models,
+        &eval::Folds::by_page(gold.len(), 10),
+    );
     let labels = combined_labels(a.blocks.as_deref(), &sets, &pages, &docs, a.gbt.soft_labels)?;
+    // The built-in markup model was trained on these pages too: the same, 10 folds.
+    let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
+    eval::cross_validate_markup(
+        &list,
+        &mut docs,
+        &labels,
+        &eval::Folds::by_page(list.len(), 10),
+    )?;
     let labelled = labels.iter().flatten().flatten();
     let positive = labelled.clone().filter(|&&share| share < 0.5).count();
     eprintln!(
@@ -1543,10 +1625,38 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
     );
     let rows = eval::feature_rows(&docs);
     let sources = page_sources(&pages);
-    let cfg = a.gbt.config();
-    let (model, temperature) =
-        eval::train_combined(&docs, &labels, &rows, &sources, |_| true, cfg, threads);
+    let (model, temperature) = eval::train_combined(
+        &docs,
+        &labels,
+        &rows,
+        &sources,
+        |_| true,
+        a.gbt.training(),
+        threads,
+    );
     eprintln!("cowrex: main stage calibrated at temperature {temperature}");
+    write_model(&a.out, &model.to_text())
+}
+
+fn train_markup(a: TrainMarkupArgs) -> CliResult {
+    let (sets, pages) = load_pages(&a.pages, &a.sets)?;
+    let models = Models::builtin();
+    let docs = analyze_gold_pages(
+        &pages,
+        &models,
+        &Config::default(),
+        threads_or_cores(a.threads),
+    )?;
+    let labels = combined_labels(a.blocks.as_deref(), &sets, &pages, &docs, false)?;
+    let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
+    let model = eval::train_markup(&list, &docs, &labels)?;
+    eprintln!(
+        "cowrex: {} pages of {}; {} words of class and id values seen on {} hosts or more",
+        pages.len(),
+        sets.join(", "),
+        model.len(),
+        classify::markup::MIN_HOSTS
+    );
     write_model(&a.out, &model.to_text())
 }
 
@@ -1574,13 +1684,33 @@ fn evaluate(a: EvalArgs) -> CliResult {
         None => cowrex_texts(&a, &sets, &pages)?,
     };
     let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
+    // Per set: page kinds (in order of first appearance) with their pages' figures.
+    let mut per_kind: Vec<Vec<(String, Vec<eval::Overlap>)>> = vec![Vec::new(); sets.len()];
+    let mut snippets = vec![eval::Snippets::default(); sets.len()];
     let mut json_pages = Vec::with_capacity(pages.len());
     for ((set, p), text) in pages.iter().zip(&texts) {
         let o = eval::Overlap::of(text, &p.gold);
-        json_pages.push(serde_json::json!({
+        let sn = eval::Snippets::of(text, p);
+        let mut page = serde_json::json!({
             "set": sets[*set], "page_id": p.id, "precision": o.precision(),
             "recall": o.recall(), "f1": o.f1(),
-        }));
+        });
+        if let Some(kind) = &p.kind {
+            page["kind"] = kind.as_str().into();
+            let kinds = &mut per_kind[*set];
+            match kinds.iter_mut().find(|(k, _)| k == kind) {
+                Some((_, v)) => v.push(o),
+                None => kinds.push((kind.clone(), vec![o])),
+            }
+        }
+        if sn.with + sn.without > 0 {
+            page["snippets"] = serde_json::json!({
+                "with": sn.with, "with_found": sn.with_found,
+                "without": sn.without, "without_absent": sn.without_absent,
+            });
+        }
+        snippets[*set].add(&sn);
+        json_pages.push(page);
         per_set[*set].push(o);
     }
     println!("scorer: {scorer}");
@@ -1588,12 +1718,9 @@ fn evaluate(a: EvalArgs) -> CliResult {
         "{:<20} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "set", "pages", "precision", "recall", "f1", "micro-p", "micro-r", "micro-f1"
     );
-    let mut json_sets = serde_json::Map::new();
-    let mut macro_f = (0f64, 0f64, 0f64);
-    for (set, overlaps) in sets.iter().zip(&per_set) {
-        let f = eval::SetFigures::of(overlaps);
+    let row = |name: &str, f: &eval::SetFigures| {
         println!(
-            "{set:<20} {:>6} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
+            "{name:<20} {:>6} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
             f.pages,
             f.precision,
             f.recall,
@@ -1602,17 +1729,49 @@ fn evaluate(a: EvalArgs) -> CliResult {
             f.pooled.recall(),
             f.pooled.f1()
         );
+    };
+    let figures_json = |f: &eval::SetFigures| {
+        serde_json::json!({
+            "pages": f.pages, "precision": f.precision, "recall": f.recall, "f1": f.f1,
+            "micro_precision": f.pooled.precision(), "micro_recall": f.pooled.recall(),
+            "micro_f1": f.pooled.f1(),
+        })
+    };
+    let mut json_sets = serde_json::Map::new();
+    let mut macro_f = (0f64, 0f64, 0f64);
+    for (i, (set, overlaps)) in sets.iter().zip(&per_set).enumerate() {
+        let f = eval::SetFigures::of(overlaps);
+        row(set, &f);
         macro_f.0 += f.precision / sets.len() as f64;
         macro_f.1 += f.recall / sets.len() as f64;
         macro_f.2 += f.f1 / sets.len() as f64;
-        json_sets.insert(
-            set.clone(),
-            serde_json::json!({
-                "pages": f.pages, "precision": f.precision, "recall": f.recall, "f1": f.f1,
-                "micro_precision": f.pooled.precision(), "micro_recall": f.pooled.recall(),
-                "micro_f1": f.pooled.f1(),
-            }),
-        );
+        let mut v = figures_json(&f);
+        let mut kinds = per_kind[i].clone();
+        kinds.sort_by(|a, b| a.0.cmp(&b.0));
+        if !kinds.is_empty() {
+            let mut json_kinds = serde_json::Map::new();
+            for (kind, overlaps) in &kinds {
+                let f = eval::SetFigures::of(overlaps);
+                row(&format!("  {kind}"), &f);
+                json_kinds.insert(kind.clone(), figures_json(&f));
+            }
+            v["kinds"] = json_kinds.into();
+        }
+        let sn = snippets[i];
+        if let (Some(w), Some(wo)) = (sn.with_share(), sn.without_share()) {
+            println!(
+                "  snippets: {:.4} of {} found that belong, {:.4} of {} absent that do not",
+                w, sn.with, wo, sn.without
+            );
+        }
+        if sn.with + sn.without > 0 {
+            v["snippets"] = serde_json::json!({
+                "with": sn.with, "with_found": sn.with_found, "with_share": sn.with_share(),
+                "without": sn.without, "without_absent": sn.without_absent,
+                "without_share": sn.without_share(),
+            });
+        }
+        json_sets.insert(set.clone(), v);
     }
     let mut json = serde_json::json!({
         "scorer": scorer, "sets": json_sets,
@@ -1621,6 +1780,22 @@ fn evaluate(a: EvalArgs) -> CliResult {
     });
     if let Some(dir) = &a.blocks {
         json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| kept(&a, b))?;
+    }
+    if let Some(p) = &a.dump_blocks {
+        let mut out = io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        );
+        for ((set, page), d) in pages.iter().zip(&docs) {
+            let blocks = eval::blocks_of(d);
+            let line = serde_json::json!({
+                "set": sets[*set], "page_id": page.id,
+                "blocks": blocks.iter().zip(kept(&a, blocks)).map(|(b, k)| serde_json::json!({
+                    "text": b.text, "bpv": b.bpv, "kept": k,
+                })).collect::<Vec<_>>(),
+            });
+            writeln!(out, "{line}")?;
+        }
+        out.flush()?;
     }
     if let Some(p) = &a.json {
         std::fs::write(p, format!("{json:#}\n"))

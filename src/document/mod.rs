@@ -40,6 +40,15 @@ pub struct Block {
     pub raw_bytes: u32,
     /// The block starts a jusText paragraph.
     pub paragraph_start: bool,
+    /// The path of tag names and classes to its first text ([`html::RawBlock::path`]).
+    pub path: u64,
+    /// Open elements around its first text.
+    pub depth: u16,
+    /// The words of the `class` and `id` values around its first text
+    /// ([`html::RawBlock::markup`]).
+    pub markup: Vec<u32>,
+    /// What the markup model makes of them.
+    pub markup_score: classify::markup::MarkupScore,
     /// Characters (code points) of `text`.
     pub chars: usize,
     /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
@@ -96,6 +105,9 @@ pub struct Document {
     /// The elements whose text spans several of `blocks`: their first and last block
     /// (positions in `blocks`), without repeats, sorted by start and outer first.
     pub regions: Vec<(u32, u32)>,
+    /// What the page says of itself outside its blocks (title, structured data), which the
+    /// combined model compares its blocks with.
+    pub page_text: classify::combined::PageText,
     /// Blocks found by segmentation, valid or not.
     pub blocks_total: usize,
     /// Blocks whose `bpv` is at most this are the document's content.
@@ -343,12 +355,37 @@ pub fn analyze(
             link_bytes: raw.link_bytes,
             raw_bytes: raw.text.len() as u32,
             paragraph_start: std::mem::take(&mut paragraph_start),
+            path: raw.path,
+            depth: raw.depth,
+            markup: raw.markup.clone(),
+            markup_score: Default::default(),
             text,
             chars,
             dup_of: None,
         });
     }
     let regions = block_regions(&blocks, &seg.regions);
+    let mut head = |v: &Option<Vec<u8>>| {
+        v.as_deref()
+            .map(|b| output_text(&tx::decode_entities(&dec(b))))
+            .filter(|s| !s.is_empty())
+    };
+    let (title, keywords, description, author, og_title, og_type) = (
+        head(&seg.head.title),
+        head(&seg.head.keywords),
+        head(&seg.head.description),
+        head(&seg.head.author),
+        head(&seg.head.og_title),
+        head(&seg.head.og_type),
+    );
+    let mut page_text = structured_text(seg.json_ld.iter().map(|s| dec(s)));
+    page_text.title = og_title.or_else(|| title.clone()).unwrap_or_default();
+    if let Some(t) = &og_type {
+        page_text.kinds |= classify::combined::page_kind::of(t);
+    }
+    if let Some(d) = &description {
+        page_text.description.push_str(d);
+    }
     times.features += elapsed(&mut t);
     let language = if models.needs_language() {
         classify::identify_language(blocks.iter().map(|b| b.text.as_str()))
@@ -356,7 +393,7 @@ pub fn analyze(
         None
     };
     times.language += elapsed(&mut t);
-    let model = score_blocks(&mut blocks, &regions, language, models);
+    let model = score_blocks(&mut blocks, &regions, &page_text, language, models);
     let threshold = cfg
         .threshold
         .unwrap_or_else(|| decision_threshold(&blocks, models.scorer));
@@ -421,17 +458,6 @@ pub fn analyze(
         Vec::new()
     };
     times.document += elapsed(&mut t);
-    let mut head = |v: &Option<Vec<u8>>| {
-        v.as_deref()
-            .map(|b| output_text(&tx::decode_entities(&dec(b))))
-            .filter(|s| !s.is_empty())
-    };
-    let (title, keywords, description, author) = (
-        head(&seg.head.title),
-        head(&seg.head.keywords),
-        head(&seg.head.description),
-        head(&seg.head.author),
-    );
     Ok(Document {
         id: doc_id(&page.meta),
         meta: page.meta,
@@ -446,6 +472,7 @@ pub fn analyze(
         language,
         model,
         regions,
+        page_text,
         blocks_total: seg.blocks.len(),
         blocks,
         threshold,
@@ -504,6 +531,7 @@ pub fn f1_threshold(blocks: impl Iterator<Item = (f32, u32)>) -> f32 {
 fn score_blocks(
     blocks: &mut [Block],
     regions: &[(u32, u32)],
+    page: &classify::combined::PageText,
     language: Option<whatlang::Lang>,
     models: &Models,
 ) -> Option<ModelLang> {
@@ -516,6 +544,7 @@ fn score_blocks(
         }
         b.mlp = mlp.run(&x);
         b.ngram = ngram.and_then(|m| m.score(&b.text));
+        b.markup_score = models.markup().score(&b.markup);
     }
     justext_blocks(blocks, language);
     let stats: Vec<boilerpipe::Stats> = blocks.iter().map(|b| b.boilerpipe.0).collect();
@@ -535,9 +564,58 @@ fn score_blocks(
         Scorer::Boilerpipe => blocks
             .iter_mut()
             .for_each(|b| b.bpv = decide(b.boilerpipe.1.num_words)),
-        Scorer::Combined => classify::combined::score(blocks, regions, models.combined()),
+        Scorer::Combined => classify::combined::score(blocks, regions, page, models.combined()),
     }
     model
+}
+
+/// The body, descriptions and kinds of a page's JSON-LD scripts (the title is left empty): the
+/// strings under `articleBody`, `text` and `reviewBody` keys, those under `description` keys,
+/// and the kinds of the `@type`s, anywhere in the data. Scripts that do not parse are
+/// ignored.
+pub fn structured_text(scripts: impl Iterator<Item = String>) -> classify::combined::PageText {
+    fn walk(v: &serde_json::Value, out: &mut classify::combined::PageText) {
+        match v {
+            serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
+            serde_json::Value::Object(o) => {
+                for (k, v) in o {
+                    if k == "@type" {
+                        let names = match v {
+                            serde_json::Value::String(s) => vec![s.as_str()],
+                            serde_json::Value::Array(a) => {
+                                a.iter().filter_map(|s| s.as_str()).collect()
+                            }
+                            _ => Vec::new(),
+                        };
+                        for name in names {
+                            out.kinds |= classify::combined::page_kind::of(name);
+                        }
+                        continue;
+                    }
+                    let slot = match k.as_str() {
+                        "articleBody" | "text" | "reviewBody" => Some(&mut out.body),
+                        "description" => Some(&mut out.description),
+                        _ => None,
+                    };
+                    match (slot, v) {
+                        (Some(slot), serde_json::Value::String(s)) => {
+                            slot.push_str(s);
+                            slot.push('\n');
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = classify::combined::PageText::default();
+    for script in scripts {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(script.trim()) {
+            walk(&v, &mut out);
+        }
+    }
+    out
 }
 
 /// The segmenter's regions (inclusive ranges of raw block indices) as ranges of `blocks`
@@ -887,10 +965,10 @@ mod tests {
         // words (kept by boilerpipe) make up for the nav's 3 (kept by neither), so body and post
         // tie as the main region: the smaller one is it.
         assert_eq!(doc.regions, [(0, 7), (0, 2), (3, 6)]);
-        let x = crate::classify::combined::features(&doc.blocks, &doc.regions);
+        let x = crate::classify::combined::features(&doc.blocks, &doc.regions, &doc.page_text);
         let in_main: Vec<f32> = x
             .chunks_exact(crate::classify::combined::N_FEATURES)
-            .map(|row| row[crate::classify::combined::N_FEATURES - 3])
+            .map(|row| row[crate::classify::combined::IN_MAIN_REGION])
             .collect();
         assert_eq!(in_main, [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
     }

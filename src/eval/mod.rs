@@ -1,6 +1,6 @@
 //! Evaluation against pages with gold text, in the layout of `../shared/data/pages`:
 //! `html/<set>/<page_id>.html[.gz]` and `ground-truth/<set>.jsonl` (one
-//! `{"page_id", "plaintext", "url"?}` per line).
+//! `{"page_id", "plaintext", "url"?, "page_type"?, "with"?, "without"?}` per line).
 //!
 //! The measure is bag-of-words overlap (DESIGN.md): lower-cased `\w+` tokens, multiset
 //! intersection. Per page, precision = common / extracted tokens, recall = common / gold tokens,
@@ -19,7 +19,7 @@ use regex::Regex;
 
 use crate::classify::mlp::Confusion;
 use crate::classify::ngram::{Counts, NgramModel};
-use crate::classify::{Models, combined, gbt};
+use crate::classify::{Models, combined, gbt, markup};
 use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -30,6 +30,12 @@ pub struct GoldPage {
     pub url: String,
     pub gold: String,
     pub path: PathBuf,
+    /// The kind of page (WCXB's `page_type`: article, forum, product, …), when the set says.
+    pub kind: Option<String>,
+    /// Snippets a correct extraction contains (WCXB's `with`)…
+    pub with: Vec<String>,
+    /// …and snippets it does not contain (`without`).
+    pub without: Vec<String>,
 }
 
 /// The sets under `dir` (names of `ground-truth/*.jsonl`), sorted.
@@ -62,6 +68,17 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), S
         let v: serde_json::Value =
             serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", gt.display(), n + 1))?;
         let field = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
+        let list = |k: &str| -> Vec<String> {
+            v.get(k)
+                .and_then(|x| x.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str())
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
         let (Some(id), Some(gold)) = (field("page_id"), field("plaintext")) else {
             return Err(format!(
                 "{}:{}: needs page_id and plaintext",
@@ -77,6 +94,9 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), S
         match path {
             Some(path) => pages.push(GoldPage {
                 url: field("url").unwrap_or_default(),
+                kind: field("page_type"),
+                with: list("with"),
+                without: list("without"),
                 id,
                 gold,
                 path,
@@ -199,6 +219,54 @@ impl Overlap {
         self.extracted += o.extracted;
         self.gold += o.gold;
         self.common += o.common;
+    }
+}
+
+/// WCXB's snippet checks on one page: how many of the snippets a correct extraction contains
+/// were found, and how many of those it must not contain were absent. A snippet is found when
+/// it is a substring of the text once both are lower-cased and their runs of white space made
+/// one space.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Snippets {
+    pub with_found: usize,
+    pub with: usize,
+    pub without_absent: usize,
+    pub without: usize,
+}
+
+impl Snippets {
+    pub fn of(text: &str, page: &GoldPage) -> Snippets {
+        let norm = |s: &str| {
+            s.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let text = norm(text);
+        let found = |s: &String| text.contains(&norm(s));
+        Snippets {
+            with_found: page.with.iter().filter(|s| found(s)).count(),
+            with: page.with.len(),
+            without_absent: page.without.iter().filter(|s| !found(s)).count(),
+            without: page.without.len(),
+        }
+    }
+
+    pub fn add(&mut self, o: &Snippets) {
+        self.with_found += o.with_found;
+        self.with += o.with;
+        self.without_absent += o.without_absent;
+        self.without += o.without;
+    }
+
+    /// Share of the `with` snippets found (`None` without any).
+    pub fn with_share(&self) -> Option<f64> {
+        (self.with > 0).then(|| self.with_found as f64 / self.with as f64)
+    }
+
+    /// Share of the `without` snippets absent (`None` without any).
+    pub fn without_share(&self) -> Option<f64> {
+        (self.without > 0).then(|| self.without_absent as f64 / self.without as f64)
     }
 }
 
@@ -387,6 +455,7 @@ pub fn page_block_labels(
 fn training_data(
     docs: &[Option<Document>],
     labels: &[Vec<Option<f32>>],
+    page_weight: &[f64],
     use_page: impl Fn(usize) -> bool,
     width: usize,
     rows: impl Fn(usize) -> Vec<f32>,
@@ -407,7 +476,7 @@ fn training_data(
         let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
         for ((b, label), row) in blocks.iter().zip(l).zip(x.chunks_exact(width)) {
             if let Some(share) = label {
-                let w = labelled * (1.0 + b.boilerpipe.0.words as f64) / words;
+                let w = page_weight[i] * labelled * (1.0 + b.boilerpipe.0.words as f64) / words;
                 let share = f64::from(*share);
                 if share > 0.0 {
                     data.push(row, false, (w * share) as f32);
@@ -463,6 +532,41 @@ fn first_stage(cfg: gbt::TrainConfig) -> gbt::TrainConfig {
     }
 }
 
+/// How the combined model is trained.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CombinedTraining {
+    /// The main stage's trees (the first stage's are smaller: [`first_stage`]).
+    pub gbt: gbt::TrainConfig,
+    /// Each page weighs as many blocks as it has labelled, so sources (development sets) of
+    /// long pages weigh more; by default every source weighs the same.
+    pub weigh_blocks: bool,
+}
+
+/// Each page's weight in training: what makes every source's labelled blocks among the `used`
+/// pages weigh the same in all, or 1 without `balance`.
+fn page_weights(
+    labels: &[Vec<Option<f32>>],
+    sources: &[usize],
+    used: &[bool],
+    balance: bool,
+) -> Vec<f64> {
+    if !balance {
+        return vec![1.0; labels.len()];
+    }
+    let mut per_source: std::collections::BTreeMap<usize, f64> = Default::default();
+    let labelled = |i: usize| labels[i].iter().filter(|l| l.is_some()).count() as f64;
+    for i in (0..labels.len()).filter(|&i| used[i]) {
+        *per_source.entry(sources[i]).or_default() += labelled(i);
+    }
+    let mean = per_source.values().sum::<f64>() / per_source.len().max(1) as f64;
+    (0..labels.len())
+        .map(|i| match per_source.get(&sources[i]) {
+            Some(&total) if total > 0.0 => mean / total,
+            _ => 1.0,
+        })
+        .collect()
+}
+
 /// Train the combined model on the labelled blocks of the pages `use_page` selects; page `i`
 /// comes from source (development set) `sources[i]`. The second stage learns from
 /// first-stage probabilities that models trained without the page give it ([`STACK_FOLDS`]
@@ -479,17 +583,26 @@ pub fn train_combined(
     rows: &[Vec<f32>],
     sources: &[usize],
     use_page: impl Fn(usize) -> bool,
-    cfg: gbt::TrainConfig,
+    training: CombinedTraining,
     threads: usize,
 ) -> (combined::Model, f32) {
+    let cfg = training.gbt;
     let selected: Vec<bool> = (0..docs.len()).map(&use_page).collect();
+    let weight = page_weights(labels, sources, &selected, !training.weigh_blocks);
     let (stack_fold, stack_folds) = folds(&selected, sources, false);
     let (calibration_fold, calibration_folds) = folds(&selected, sources, true);
     let first_cfg = first_stage(cfg);
     let base = |i: usize| rows[i].clone();
     let models = train_folds(threads, stack_folds, |fold| {
         let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f != fold);
-        let data = training_data(docs, labels, out_of_fold, combined::N_FEATURES, base);
+        let data = training_data(
+            docs,
+            labels,
+            &weight,
+            out_of_fold,
+            combined::N_FEATURES,
+            base,
+        );
         gbt::train(&data, first_cfg)
     });
     let p: Vec<Vec<f32>> = (0..docs.len())
@@ -497,7 +610,7 @@ pub fn train_combined(
         .collect();
     let used = |i: usize| selected[i];
     let first = gbt::train(
-        &training_data(docs, labels, used, combined::N_FEATURES, base),
+        &training_data(docs, labels, &weight, used, combined::N_FEATURES, base),
         first_cfg,
     );
     let width = combined::N_FEATURES + combined::N_CONTEXT;
@@ -510,16 +623,19 @@ pub fn train_combined(
     let mains = train_folds(threads, calibration_folds, |fold| {
         let out_of_fold = |i: usize| calibration_fold[i].is_some_and(|f| f != fold);
         gbt::train(
-            &training_data(docs, labels, out_of_fold, width, stacked),
+            &training_data(docs, labels, &weight, out_of_fold, width, stacked),
             cfg,
         )
     });
     // Rows of one value: the block's probability from the main model trained without its fold.
-    let held = training_data(docs, labels, used, 1, |i| {
+    let held = training_data(docs, labels, &weight, used, 1, |i| {
         mains[calibration_fold[i].expect("a training page")].predict_rows(&stacked(i))
     });
     let temperature = calibration_temperature(&held.x, &held.y, &held.w);
-    let second = gbt::train(&training_data(docs, labels, used, width, stacked), cfg);
+    let second = gbt::train(
+        &training_data(docs, labels, &weight, used, width, stacked),
+        cfg,
+    );
     let model = combined::Model {
         first,
         second: second.tempered(temperature),
@@ -588,7 +704,10 @@ fn calibration_temperature(p: &[f32], y: &[bool], w: &[f32]) -> f32 {
 /// The combined model's input rows of each page ([`combined::features`]).
 pub fn feature_rows(docs: &[Option<Document>]) -> Vec<Vec<f32>> {
     docs.iter()
-        .map(|d| combined::features(blocks_of(d), regions_of(d)))
+        .map(|d| match d {
+            Some(d) => combined::features(&d.blocks, &d.regions, &d.page_text),
+            None => Vec::new(),
+        })
         .collect()
 }
 
@@ -596,18 +715,51 @@ fn regions_of(doc: &Option<Document>) -> &[(u32, u32)] {
     doc.as_ref().map_or(&[][..], |d| &d.regions[..])
 }
 
-/// Cross-validate the combined model by page: page `i` is in fold `i mod k`, and its blocks'
-/// `bpv` are replaced by a model trained on the labelled pages of the other folds
-/// ([`train_combined`]; page `i` comes from source `sources[i]`). Folds train on up to
-/// `threads` threads.
+/// An assignment of pages to folds for cross-validation: page `i` is in fold `of[i]`, and
+/// each fold is scored by models trained on the other folds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Folds {
+    pub of: Vec<usize>,
+    pub count: usize,
+}
+
+impl Folds {
+    /// `k` folds by page: page `i` in fold `i mod k`.
+    pub fn by_page(pages: usize, k: usize) -> Folds {
+        Folds {
+            of: (0..pages).map(|i| i % k).collect(),
+            count: k,
+        }
+    }
+
+    /// One fold per source (leave one source out): page `i` in fold `sources[i]`, numbered in
+    /// the sources' order; sources without pages get no fold.
+    pub fn by_source(sources: &[usize]) -> Folds {
+        let mut kinds = sources.to_vec();
+        kinds.sort_unstable();
+        kinds.dedup();
+        Folds {
+            of: sources
+                .iter()
+                .map(|s| kinds.binary_search(s).expect("a listed source"))
+                .collect(),
+            count: kinds.len(),
+        }
+    }
+}
+
+/// Cross-validate the combined model: each page's blocks' `bpv` are replaced by a model
+/// trained on the labelled pages of the other folds ([`train_combined`]; page `i` comes from
+/// source `sources[i]`). Folds train on up to `threads` threads.
 pub fn cross_validate_combined(
     docs: &mut [Option<Document>],
     labels: &[Vec<Option<f32>>],
     sources: &[usize],
-    k: usize,
-    cfg: gbt::TrainConfig,
+    folds: &Folds,
+    training: CombinedTraining,
     threads: usize,
 ) {
+    let k = folds.count;
     let next = AtomicUsize::new(0);
     let shared: &[Option<Document>] = docs;
     let rows = feature_rows(shared);
@@ -626,8 +778,8 @@ pub fn cross_validate_combined(
                             labels,
                             &rows,
                             sources,
-                            |i| i % k != fold,
-                            cfg,
+                            |i| folds.of[i] != fold,
+                            training,
                             1,
                         )
                         .0;
@@ -644,19 +796,24 @@ pub fn cross_validate_combined(
     models.sort_by_key(|(f, _)| *f);
     for (i, d) in docs.iter_mut().enumerate() {
         if let Some(d) = d {
-            combined::score(&mut d.blocks, &d.regions, &models[i % k].1);
+            combined::score(
+                &mut d.blocks,
+                &d.regions,
+                &d.page_text,
+                &models[folds.of[i]].1,
+            );
         }
     }
 }
 
-/// Cross-validate the n-gram models by page: every block's n-gram score is replaced by one from
-/// a model trained (like the one that scored it) on the pages of the other folds; page `i` is
-/// in fold `i mod k`. `gold[i]` is the gold text of the page `docs[i]` came from.
+/// Cross-validate the n-gram models: every block's n-gram score is replaced by one from a
+/// model trained (like the one that scored it) on the pages of the other folds. `gold[i]` is
+/// the gold text of the page `docs[i]` came from.
 pub fn cross_validate_ngram(
     gold: &[&str],
     docs: &mut [Option<Document>],
     models: &Models,
-    k: usize,
+    folds: &Folds,
 ) {
     for loaded in models.ngram_models() {
         let p = loaded.params;
@@ -664,21 +821,21 @@ pub fn cross_validate_ngram(
         let count = |docs: &[Option<Document>], fold: Option<usize>| {
             let (mut clean, mut raw) = (new(), new());
             for (i, (g, d)) in gold.iter().zip(docs.iter()).enumerate() {
-                if fold.is_none_or(|f| i % k == f) {
+                if fold.is_none_or(|f| folds.of[i] == f) {
                     count_page(g, blocks_of(d), &mut clean, &mut raw);
                 }
             }
             (clean, raw)
         };
         let (clean, raw) = count(docs, None);
-        for fold in 0..k {
+        for fold in 0..folds.count {
             let (fold_clean, fold_raw) = count(docs, Some(fold));
             let (mut c, mut r) = (clean.clone(), raw.clone());
             c.merge(&fold_clean, -1);
             r.merge(&fold_raw, -1);
             let model = NgramModel::new(p, &c, &Counts::difference(&r, &c));
             for (i, d) in docs.iter_mut().enumerate() {
-                let Some(d) = d.as_mut().filter(|_| i % k == fold) else {
+                let Some(d) = d.as_mut().filter(|_| folds.of[i] == fold) else {
                     continue;
                 };
                 if !models
@@ -693,6 +850,94 @@ pub fn cross_validate_ngram(
             }
         }
     }
+}
+
+/// A hash of a page's host (of its page id when it has no URL), for the markup model's count
+/// of hosts.
+fn host_key(page: &GoldPage) -> u64 {
+    let (host, _) = document::host_and_tld(&page.url);
+    let key = if host.is_empty() { &page.id } else { &host };
+    xxhash_rust::xxh3::xxh3_64(key.as_bytes())
+}
+
+/// The markup model's counts of the labelled blocks of the pages `use_page` selects (hard
+/// labels: content when at least half of a block is), each page weighing as many blocks as it
+/// has labelled, spread over them by their words (as in training the combined model).
+fn markup_counts(
+    pages: &[&GoldPage],
+    docs: &[Option<Document>],
+    labels: &[Vec<Option<f32>>],
+    use_page: impl Fn(usize) -> bool,
+) -> markup::Counts {
+    let mut counts = markup::Counts::default();
+    for (i, (d, l)) in docs.iter().zip(labels).enumerate() {
+        if !use_page(i) {
+            continue;
+        }
+        let blocks = blocks_of(d);
+        let words: f64 = blocks
+            .iter()
+            .zip(l)
+            .filter(|(_, l)| l.is_some())
+            .map(|(b, _)| 1.0 + b.boilerpipe.0.words as f64)
+            .sum();
+        let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
+        let host = host_key(pages[i]);
+        for (b, label) in blocks.iter().zip(l) {
+            if let Some(share) = label {
+                let w = labelled * (1.0 + b.boilerpipe.0.words as f64) / words;
+                counts.add(&b.markup, *share >= 0.5, w, host);
+            }
+        }
+    }
+    counts
+}
+
+/// The markup words of the pages (read from their files), to name a model's tokens.
+fn markup_words(pages: &[&GoldPage]) -> Result<Vec<Vec<u8>>, String> {
+    let mut words = std::collections::BTreeSet::new();
+    for p in pages {
+        let html = read_page(&p.path).map_err(|e| format!("{}: {e}", p.path.display()))?;
+        words.extend(crate::html::markup_words(&html));
+    }
+    Ok(words.into_iter().collect())
+}
+
+/// Train the markup model on the labelled blocks of the pages ([`page_block_labels`]).
+pub fn train_markup(
+    pages: &[&GoldPage],
+    docs: &[Option<Document>],
+    labels: &[Vec<Option<f32>>],
+) -> Result<markup::MarkupModel, String> {
+    let mut counts = markup_counts(pages, docs, labels, |_| true);
+    counts.name(markup_words(pages)?);
+    Ok(counts.model())
+}
+
+/// Cross-validate the markup model: every block's markup score is replaced by one from a model
+/// trained on the labelled pages of the other folds (words count as seen on a host only on
+/// those pages).
+pub fn cross_validate_markup(
+    pages: &[&GoldPage],
+    docs: &mut [Option<Document>],
+    labels: &[Vec<Option<f32>>],
+    folds: &Folds,
+) -> Result<(), String> {
+    let words = markup_words(pages)?;
+    for fold in 0..folds.count {
+        let mut counts = markup_counts(pages, docs, labels, |i| folds.of[i] != fold);
+        counts.name(words.iter().cloned());
+        let model = counts.model();
+        for (i, d) in docs.iter_mut().enumerate() {
+            let Some(d) = d.as_mut().filter(|_| folds.of[i] == fold) else {
+                continue;
+            };
+            for b in &mut d.blocks {
+                b.markup_score = model.score(&b.markup);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Count a page for NCleaner's differential training: its gold lines as clean segments and
@@ -755,6 +1000,21 @@ mod tests {
     }
 
     #[test]
+    fn every_source_weighs_the_same() {
+        let l = |n: usize| vec![Some(1.0); n];
+        // Source 0: 2 + 6 labelled blocks; source 1: 4 (and an unlabelled block); page 2 unused.
+        let labels = [l(2), l(6), l(100), [l(4), vec![None]].concat()];
+        let (sources, used) = ([0, 0, 1, 1], [true, true, false, true]);
+        // A mean of 6 labelled blocks per source: source 0's pages weigh 6/8, source 1's 6/4;
+        // the unused page's source counts only its used pages.
+        assert_eq!(
+            page_weights(&labels, &sources, &used, true),
+            [0.75, 0.75, 1.5, 1.5]
+        );
+        assert_eq!(page_weights(&labels, &sources, &used, false), [1.0; 4]);
+    }
+
+    #[test]
     fn bag_of_words_overlap() {
         let o = Overlap::of("The cat, the HAT.", "the cat sat on the mat");
         assert_eq!(
@@ -807,7 +1067,7 @@ mod tests {
         // Boilerplate, content, unlabelled: two rows that weigh 2 together, by their words.
         let labels = vec![vec![Some(0.0), Some(1.0), None]];
         let rows = |_| vec![0.5f32; 3];
-        let data = training_data(&docs, &labels, |_| true, 1, rows);
+        let data = training_data(&docs, &labels, &[1.0], |_| true, 1, rows);
         assert_eq!(data.y, [true, false]);
         for k in 0..2 {
             let share = 2.0 * words[k] / (words[0] + words[1]);
@@ -820,15 +1080,15 @@ mod tests {
         // The two rows' words differ enough that weights ignoring them would fail the above.
         assert!(words[1] > 2.0 * words[0]);
         // Pages not selected give no rows.
-        assert!(training_data(&docs, &labels, |_| false, 1, rows).is_empty());
+        assert!(training_data(&docs, &labels, &[1.0], |_| false, 1, rows).is_empty());
         // A soft label: the block enters as content by its share and as boilerplate by the
         // rest, with the weight of a hard label between them.
         let soft = vec![vec![Some(0.0), Some(0.75), None]];
-        let data = training_data(&docs, &soft, |_| true, 1, rows);
+        let data = training_data(&docs, &soft, &[1.0], |_| true, 1, rows);
         assert_eq!(data.y, [true, false, true]);
         assert_eq!(
             data.w[0],
-            training_data(&docs, &labels, |_| true, 1, rows).w[0]
+            training_data(&docs, &labels, &[1.0], |_| true, 1, rows).w[0]
         );
         let whole = 2.0 * words[1] / (words[0] + words[1]);
         assert!(

@@ -141,6 +141,14 @@ pub struct RawBlock {
     /// two `<br>`, or it is the first block. Blocks opened otherwise (`article`, `nav`, …)
     /// continue the paragraph before them.
     pub paragraph_start: bool,
+    /// The path (tag names and classes) of the element its first text is in: blocks of
+    /// repeated elements of one kind (the items of a list, a grid of teasers) share it.
+    pub path: u64,
+    /// Open elements around its first text.
+    pub depth: u16,
+    /// The [`markup_token`]s of the `class` and `id` values of the elements around its first
+    /// text (at most [`MAX_BLOCK_TOKENS`], the innermost elements' first), sorted, distinct.
+    pub markup: Vec<u32>,
 }
 
 /// Structural cues of a block: bits for the elements its text is in (tag names, and tokens of
@@ -176,8 +184,22 @@ pub mod cue {
     pub const QUOTE: u32 = 1 << 14;
     /// `p`: running text markup.
     pub const P: u32 = 1 << 15;
+    /// `<main>` or `role="main"`: the page's own statement of its main content.
+    pub const MAIN: u32 = 1 << 16;
+    /// An `<article>` element (the tag itself, not a class name).
+    pub const ARTICLE_TAG: u32 = 1 << 17;
+    /// `itemprop` articleBody, text, reviewBody or description: the body of a schema.org item.
+    pub const BODY_PROP: u32 = 1 << 18;
+    /// Not rendered: the `hidden` attribute, `aria-hidden="true"`, an inline `display:none` or
+    /// `visibility:hidden`, `<template>`, or text for screen readers only (sr-only,
+    /// visually-hidden, screen-reader).
+    pub const HIDDEN: u32 = 1 << 19;
+    /// `<dialog>`, or cookie, consent, gdpr, modal, popup, overlay.
+    pub const MODAL: u32 = 1 << 20;
+    /// Controls: `<button>`, `<label>`, `<option>`, or `role` button, tab, menuitem, switch.
+    pub const CONTROL: u32 = 1 << 21;
     /// Number of cue bits.
-    pub const COUNT: usize = 16;
+    pub const COUNT: usize = 22;
 }
 
 /// Values from `<title>` and `<meta name=…>` before `<body>`, in the source encoding.
@@ -187,6 +209,10 @@ pub struct HeadMeta {
     pub keywords: Option<Vec<u8>>,
     pub description: Option<Vec<u8>>,
     pub author: Option<Vec<u8>>,
+    /// `<meta property="og:title">`.
+    pub og_title: Option<Vec<u8>>,
+    /// `<meta property="og:type">`.
+    pub og_type: Option<Vec<u8>>,
     /// `<base href=…>`.
     pub base: Option<Vec<u8>>,
 }
@@ -252,6 +278,9 @@ pub struct Segmentation {
     /// Elements whose text spans more than one block: the first and last block with their
     /// text (indices into `blocks`), in the order the elements closed.
     pub regions: Vec<(u32, u32)>,
+    /// The contents of `<script type="application/ld+json">` elements, up to
+    /// [`MAX_JSON_LD`] bytes in all (HTML5 syntax only).
+    pub json_ld: Vec<Vec<u8>>,
 }
 
 /// texrex's drop containers: elements whose content writes no text.
@@ -466,6 +495,10 @@ struct Stripper<'a> {
     attrs: (usize, usize),
     /// The last start tag was a `<br>` and no text followed it (jusText's double-br rule).
     br_pending: bool,
+    json_ld: Vec<Vec<u8>>,
+    json_ld_bytes: usize,
+    /// The markup tokens of the open elements, outermost first ([`Open::tokens`]).
+    tokens: Vec<u32>,
 }
 
 /// Start tags that end an open `<p>` (HTML5's "close a p element").
@@ -537,6 +570,10 @@ struct Open {
     key: u64,
     cues: u32,
     first: u32,
+    /// The path of tag names and classes from the root ([`path_key`]).
+    path: u64,
+    /// Where its markup tokens start in the stripper's token stack.
+    tokens: u32,
 }
 
 const NO_TEXT: u32 = u32::MAX;
@@ -569,7 +606,11 @@ fn tag_cues(name: &[u8]) -> u32 {
         b"header" => cue::HEADER,
         b"footer" => cue::FOOTER,
         b"aside" => cue::ASIDE,
-        b"article" | b"main" => cue::ARTICLE,
+        b"article" => cue::ARTICLE | cue::ARTICLE_TAG,
+        b"main" => cue::ARTICLE | cue::MAIN,
+        b"template" => cue::HIDDEN,
+        b"dialog" => cue::MODAL,
+        b"button" | b"label" | b"option" => cue::CONTROL,
         b"time" | b"address" => cue::META,
         b"blockquote" | b"pre" | b"figure" | b"figcaption" | b"caption" => cue::QUOTE,
         b"p" => cue::P,
@@ -578,7 +619,7 @@ fn tag_cues(name: &[u8]) -> u32 {
 }
 
 /// Substrings of `class`, `id` and `role` values, with the cue each sets.
-const ATTR_CUES: [(&str, u32); 47] = [
+const ATTR_CUES: [(&str, u32); 57] = [
     ("nav", cue::NAV),
     ("menu", cue::NAV),
     ("breadcrumb", cue::NAV),
@@ -626,10 +667,22 @@ const ATTR_CUES: [(&str, u32); 47] = [
     ("author", cue::META),
     ("date", cue::META),
     ("caption", cue::META),
+    ("cookie", cue::MODAL),
+    ("consent", cue::MODAL),
+    ("gdpr", cue::MODAL),
+    ("modal", cue::MODAL),
+    ("popup", cue::MODAL),
+    ("overlay", cue::MODAL),
+    ("sr-only", cue::HIDDEN),
+    ("visually-hidden", cue::HIDDEN),
+    ("visuallyhidden", cue::HIDDEN),
+    ("screen-reader", cue::HIDDEN),
 ];
 
-/// The [`cue`] bits of a start tag's `class`, `id` and `role` attributes.
-fn attr_cues(attrs: &[u8]) -> u32 {
+/// The [`cue`] bits of a start tag's attributes: tokens of `class`, `id` and `role`; `role`
+/// main and control roles; `itemprop` of an item's body; and what hides an element (`hidden`,
+/// `aria-hidden="true"`, an inline `display:none` or `visibility:hidden`).
+fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64) {
     use std::sync::LazyLock;
     static FINDER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::builder()
@@ -638,21 +691,159 @@ fn attr_cues(attrs: &[u8]) -> u32 {
             .expect("valid patterns")
     });
     if attrs.len() < 4 {
-        return 0;
+        return (0, 0);
     }
-    let mut cues = 0;
+    let (mut cues, mut class) = (0, 0);
+    let is = |k: &[u8], name: &[u8]| k.eq_ignore_ascii_case(name);
     for (k, v) in parse_attributes(attrs) {
-        if k.eq_ignore_ascii_case(b"class")
-            || k.eq_ignore_ascii_case(b"id")
-            || k.eq_ignore_ascii_case(b"role")
-        {
+        if is(k, b"class") {
+            class = class_key(v);
+        }
+        if is(k, b"class") || is(k, b"id") {
+            markup_tokens(v, tokens);
+        }
+        if is(k, b"class") || is(k, b"id") || is(k, b"role") {
             for m in FINDER.find_overlapping_iter(v) {
                 cues |= ATTR_CUES[m.pattern().as_usize()].1;
             }
+            if is(k, b"role") {
+                for t in v.split(|&b| is_html_ws(b)) {
+                    if is(t, b"main") {
+                        cues |= cue::MAIN;
+                    } else if [&b"button"[..], b"tab", b"menuitem", b"switch"]
+                        .iter()
+                        .any(|r| is(t, r))
+                    {
+                        cues |= cue::CONTROL;
+                    }
+                }
+            }
+        } else if is(k, b"hidden") || (is(k, b"aria-hidden") && is(v, b"true")) {
+            cues |= cue::HIDDEN;
+        } else if is(k, b"style") {
+            let style: Vec<u8> = v
+                .iter()
+                .filter(|b| !is_html_ws(**b))
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            if memmem::find(&style, b"display:none").is_some()
+                || memmem::find(&style, b"visibility:hidden").is_some()
+            {
+                cues |= cue::HIDDEN;
+            }
+        } else if is(k, b"itemprop") {
+            let body = [&b"articlebody"[..], b"text", b"reviewbody", b"description"];
+            if v.split(|&b| is_html_ws(b))
+                .any(|t| body.iter().any(|n| is(t, n)))
+            {
+                cues |= cue::BODY_PROP;
+            }
         }
     }
-    cues
+    (cues, class)
 }
+
+/// The words of a `class` or `id` value as [`markup_token`]s, appended to `out`.
+fn markup_tokens(v: &[u8], out: &mut Vec<u32>) {
+    split_markup(v, |word| out.push(markup_token(word)));
+}
+
+/// The words of a `class` or `id` value: runs of ASCII letters, split where a lower-case letter
+/// meets an upper-case one (`postBody` is post and body), of 2 to 24 letters.
+fn split_markup(v: &[u8], mut each: impl FnMut(&[u8])) {
+    let mut start = None;
+    let mut push = |word: &[u8]| {
+        if (2..=24).contains(&word.len()) {
+            each(word);
+        }
+    };
+    for (i, &b) in v.iter().enumerate() {
+        let letter = b.is_ascii_alphabetic();
+        let camel = letter && b.is_ascii_uppercase() && i > 0 && v[i - 1].is_ascii_lowercase();
+        match start {
+            Some(s) if !letter || camel => {
+                push(&v[s..i]);
+                start = letter.then_some(i);
+            }
+            None if letter => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        push(&v[s..]);
+    }
+}
+
+/// The distinct words of every `class` and `id` value of a page, lower-cased (the words
+/// behind the [`markup_token`]s of its blocks).
+pub fn markup_words(page: &[u8]) -> Vec<Vec<u8>> {
+    let mut words = std::collections::BTreeSet::new();
+    let mut pos = 0;
+    while let Some(lt) = memchr(b'<', &page[pos..]).map(|o| pos + o) {
+        let mut i = lt + 1;
+        while i < page.len() && page[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if i == lt + 1 {
+            pos = lt + 1;
+            continue;
+        }
+        let (gt, _) = find_tag_end(page, i);
+        let Some(gt) = gt else { break };
+        for (k, v) in parse_attributes(&page[i..gt]) {
+            if k.eq_ignore_ascii_case(b"class") || k.eq_ignore_ascii_case(b"id") {
+                split_markup(v, |w| {
+                    words.insert(w.to_ascii_lowercase());
+                });
+            }
+        }
+        pos = gt + 1;
+    }
+    words.into_iter().collect()
+}
+
+/// The token of a word of markup (its lower-case letters hashed): what the markup model
+/// ([`crate::classify::markup`]) knows words of `class` and `id` values by.
+pub fn markup_token(word: &[u8]) -> u32 {
+    let mut lower = [0u8; 64];
+    if word.len() <= lower.len() {
+        let lower = &mut lower[..word.len()];
+        lower.copy_from_slice(word);
+        lower.make_ascii_lowercase();
+        xxhash_rust::xxh3::xxh3_64(lower) as u32
+    } else {
+        xxhash_rust::xxh3::xxh3_64(&word.to_ascii_lowercase()) as u32
+    }
+}
+
+/// The most markup tokens kept per block (the innermost elements' first).
+const MAX_BLOCK_TOKENS: usize = 64;
+
+/// A hash of a `class` value without its digits, so that repeated elements of one kind
+/// (`item-1`, `item-2`) share it.
+fn class_key(v: &[u8]) -> u64 {
+    if !v.iter().any(u8::is_ascii_digit) {
+        return xxhash_rust::xxh3::xxh3_64(v);
+    }
+    let letters: Vec<u8> = v.iter().copied().filter(|b| !b.is_ascii_digit()).collect();
+    xxhash_rust::xxh3::xxh3_64(&letters)
+}
+
+/// The path key of an element: its parent's, its name and its class ([`class_key`]) mixed.
+fn path_key(parent: u64, name: u64, class: u64) -> u64 {
+    (parent.rotate_left(7) ^ name ^ class.rotate_left(31)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// Whether a `<script>` tag's attributes say it holds JSON-LD.
+fn is_json_ld(attrs: &[u8]) -> bool {
+    parse_attributes(attrs).iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case(b"type")
+            && v.trim_ascii().eq_ignore_ascii_case(b"application/ld+json")
+    })
+}
+
+/// The most JSON-LD kept per page, in bytes (the rest is ignored).
+const MAX_JSON_LD: usize = 1 << 20;
 
 /// Segment the raw text of a record (see [`raw_text`]) into blocks.
 pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
@@ -679,6 +870,9 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
         regions: Vec::new(),
         attrs: (0, 0),
         br_pending: false,
+        json_ld: Vec::new(),
+        json_ld_bytes: 0,
+        tokens: Vec::new(),
     };
     let mut end = s.run(0);
     let body_found = s.header_end.is_some();
@@ -703,6 +897,7 @@ pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
         capped: s.capped,
         anchors: s.anchors,
         regions: s.regions,
+        json_ld: s.json_ld,
     }
 }
 
@@ -796,7 +991,17 @@ impl Stripper<'_> {
                 continue;
             }
             if raw.len() >= lt + 9 && raw[lt + 1..lt + 9].eq_ignore_ascii_case(b"![cdata[") {
-                let end = memmem::find(&raw[lt + 9..], b"]]>").map_or(n, |o| lt + 9 + o + 3);
+                // A CDATA section (in SVG or MathML) ends at `]]>`; anywhere else HTML5 reads
+                // `<![CDATA[` as a bogus comment that ends at the first `>`. A stray one would
+                // otherwise hide the rest of the page: the section is taken when its `]]>`
+                // comes before the next tag.
+                let body = lt + 9;
+                let close = memmem::find(&raw[body..], b"]]>").map(|o| body + o + 3);
+                let next_tag = memchr(b'<', &raw[body..]).map_or(n, |o| body + o);
+                let end = match close {
+                    Some(c) if c <= next_tag => c,
+                    _ => memchr(b'>', &raw[body..]).map_or(n, |o| body + o + 1),
+                };
                 self.name.clear();
                 self.name.extend_from_slice(b"![cdata[");
                 pos = end;
@@ -868,6 +1073,13 @@ impl Stripper<'_> {
                         }
                         continue;
                     };
+                    if name == b"script"
+                        && self.json_ld_bytes + (close - after) <= MAX_JSON_LD
+                        && is_json_ld(&raw[i..gt])
+                    {
+                        self.json_ld.push(raw[after..close].to_vec());
+                        self.json_ld_bytes += close - after;
+                    }
                     if rcdata {
                         let content = &raw[after..close];
                         if self.state == State::OutsideDoc
@@ -1013,12 +1225,16 @@ impl Stripper<'_> {
                 }
             }
             if self.stack.len() < self.limits.max_depth {
-                let parent = self.stack.last().map_or(0, |e| e.cues);
-                let own = tag_cues(name) | attr_cues(&self.raw[self.attrs.0..self.attrs.1]);
+                let (parent, parent_path) = self.stack.last().map_or((0, 0), |e| (e.cues, e.path));
+                let tokens = self.tokens.len() as u32;
+                let (attr, class) =
+                    attr_cues(&self.raw[self.attrs.0..self.attrs.1], &mut self.tokens);
                 self.stack.push(Open {
                     key: k,
-                    cues: parent | own,
+                    cues: parent | tag_cues(name) | attr,
                     first: NO_TEXT,
+                    path: path_key(parent_path, k, class),
+                    tokens,
                 });
             }
         }
@@ -1101,6 +1317,9 @@ impl Stripper<'_> {
 
     /// Close the open elements from `len` on, recording the regions they span.
     fn close_to(&mut self, len: usize) {
+        if let Some(e) = self.stack.get(len) {
+            self.tokens.truncate(e.tokens as usize);
+        }
         for e in self.stack.drain(len..) {
             if e.first != NO_TEXT && self.last_text > e.first {
                 self.regions.push((e.first, self.last_text));
@@ -1175,6 +1394,15 @@ impl Stripper<'_> {
         }
         if texted {
             self.br_pending = false;
+            if before == 0 {
+                block.path = self.stack.last().map_or(0, |e| e.path);
+                block.depth = self.stack.len().min(u16::MAX as usize) as u16;
+                let from = self.tokens.len().saturating_sub(MAX_BLOCK_TOKENS);
+                block.markup.clear();
+                block.markup.extend_from_slice(&self.tokens[from..]);
+                block.markup.sort_unstable();
+                block.markup.dedup();
+            }
             block.cues |= cues;
             if cues & cue::LINK != 0 {
                 block.link_bytes += (t.len() - before) as u32;
@@ -1207,13 +1435,16 @@ impl Stripper<'_> {
                 .find(|(k, _)| k.eq_ignore_ascii_case(key))
                 .map(|(_, v)| *v)
         };
-        let (Some(name), Some(content)) = (get(b"name"), get(b"content")) else {
+        let (Some(name), Some(content)) = (get(b"name").or(get(b"property")), get(b"content"))
+        else {
             return;
         };
         let slot = match name.to_ascii_lowercase().as_slice() {
             b"keywords" => &mut self.head.keywords,
             b"description" => &mut self.head.description,
             b"author" => &mut self.head.author,
+            b"og:title" => &mut self.head.og_title,
+            b"og:type" => &mut self.head.og_type,
             _ => return,
         };
         if slot.is_none() {
@@ -1559,6 +1790,130 @@ mod tests {
         assert_eq!(seg.head.title.as_deref(), Some(&b"A title"[..]));
         assert_eq!(seg.head.description.as_deref(), Some(&b"Desc"[..]));
         assert_eq!(seg.head.keywords.as_deref(), Some(&b"k1, k2"[..]));
+        assert_eq!(seg.head.og_title, None);
+    }
+
+    #[test]
+    fn cdata_outside_foreign_content_is_a_bogus_comment() {
+        // A stray `<![CDATA[` without `]]>` (seen on XenForo forums) ends at the first `>`,
+        // as in a browser, instead of hiding the rest of the page.
+        assert_eq!(
+            texts("<body><![CDATA[\n<div id=top></div><p>First</p><p>Second</p></body>"),
+            ["First", "Second"]
+        );
+        // A section closed before the next tag is skipped whole, `>` and all.
+        assert_eq!(
+            texts("<body><p>a<svg><![CDATA[ g > path {} ]]></svg>b</p></body>"),
+            ["ab"]
+        );
+    }
+
+    #[test]
+    fn og_title_and_json_ld() {
+        let raw = raw_text(
+            br#"<html><head><meta property="og:title" content="The  headline">
+            <script type="application/ld+json">{"articleBody": "a < b"}</script>
+            <script>var x = "<p>not data</p>";</script></head><body><p>x
+            <script type=' application/LD+JSON '>[1]</script></body>"#,
+        );
+        let seg = segment(&raw, Limits::default(), Syntax::Html5);
+        assert_eq!(seg.head.og_title.as_deref(), Some(&b"The headline"[..]));
+        let scripts: Vec<&[u8]> = seg.json_ld.iter().map(|s| s.as_slice()).collect();
+        assert_eq!(scripts, [&br#"{"articleBody": "a < b"}"#[..], b"[1]"]);
+        // texrex's syntax keeps no JSON-LD.
+        assert!(
+            segment(&raw, Limits::default(), Syntax::Texrex)
+                .json_ld
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn semantic_hidden_and_control_cues() {
+        let b = blocks(
+            r#"<body><main><p>In main</p></main><div role="main"><p>Role main</div>
+            <article><p>In an article</p></article>
+            <div itemprop="articleBody"><p>Body</p></div><div itemprop="name"><p>Name</div>
+            <div hidden><p>Hidden</div><div aria-hidden="true"><p>Aria</div>
+            <div style="color: red; display : none"><p>Styled</div><span class="sr-only">Skip</span>
+            <template><p>Inert</template><div class="cookie-notice"><p>Cookies</div>
+            <button>Buy</button><div role="tab"><p>Tab</div><div aria-hidden="false"><p>Shown</div></body>"#,
+        );
+        let cues: Vec<(String, u32)> = b
+            .iter()
+            .map(|b| {
+                (
+                    String::from_utf8_lossy(&b.text).trim().to_owned(),
+                    b.cues & !cue::P,
+                )
+            })
+            .collect();
+        let want = [
+            ("In main", cue::MAIN | cue::ARTICLE),
+            ("Role main", cue::MAIN | cue::ARTICLE),
+            ("In an article", cue::ARTICLE_TAG | cue::ARTICLE),
+            ("Body", cue::BODY_PROP),
+            ("Name", 0),
+            ("Hidden", cue::HIDDEN),
+            ("Aria", cue::HIDDEN),
+            ("Styled", cue::HIDDEN),
+            ("Skip", cue::HIDDEN),
+            ("Inert", cue::HIDDEN),
+            ("Cookies", cue::MODAL),
+            ("Buy", cue::CONTROL),
+            ("Tab", cue::CONTROL),
+            ("Shown", 0),
+        ];
+        let want: Vec<(String, u32)> = want.iter().map(|(t, c)| (t.to_string(), *c)).collect();
+        assert_eq!(cues, want);
+    }
+
+    #[test]
+    fn markup_words_and_tokens() {
+        let b = blocks(
+            r#"<body><div id="mainContent" class="post-body x1 a"><ul class="related-posts"><li>Item</ul>
+            <p>Text</p></div><p>Outside</p></body>"#,
+        );
+        let t = |w: &str| markup_token(w.as_bytes());
+        let mut want: Vec<u32> = ["main", "content", "post", "body", "related", "posts"]
+            .iter()
+            .map(|w| t(w))
+            .collect();
+        want.sort_unstable();
+        assert_eq!(b[0].markup, want);
+        let mut want: Vec<u32> = ["main", "content", "post", "body"]
+            .iter()
+            .map(|w| t(w))
+            .collect();
+        want.sort_unstable();
+        assert_eq!(b[1].markup, want);
+        assert!(b[2].markup.is_empty());
+        assert_eq!(t("Main"), t("main"));
+        let words = markup_words(
+            br#"<div id="mainContent" class="post-body x1 a"><a class=Related>x</a><!-- class="no" -->"#,
+        );
+        let words: Vec<&[u8]> = words.iter().map(|w| w.as_slice()).collect();
+        assert_eq!(
+            words,
+            [&b"body"[..], b"content", b"main", b"post", b"related"]
+        );
+    }
+
+    #[test]
+    fn repeated_elements_share_a_path() {
+        let b = blocks(
+            r#"<body><ul class="cards"><li class="card-1"><a>One</a><li class="card-2"><a>Two</a>
+            <li class="card-3 new"><a>Three</a></ul><div class="text"><p>A</p><p>B</p></div>
+            <div class="other"><p>C</p></div></body>"#,
+        );
+        let path: Vec<u64> = b.iter().map(|b| b.path).collect();
+        // The classes' digits do not count; another class does.
+        assert_eq!(path[0], path[1]);
+        assert_ne!(path[1], path[2]);
+        // Paragraphs of one element share their path, not those of another.
+        assert_eq!(path[3], path[4]);
+        assert_ne!(path[4], path[5]);
+        assert!(b[0].depth > b[3].depth, "{} {}", b[0].depth, b[3].depth);
     }
 
     #[test]
