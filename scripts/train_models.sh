@@ -2,7 +2,7 @@
 # Retrain every model in models/ from ../shared/data with cowrex's own code, byte-identically,
 # and print the cross-validated figures that models/MODELS.md reports.
 #
-# Usage: sh scripts/train_models.sh   (from anywhere; about 10 minutes on 2 cores; needs gpg)
+# Usage: sh scripts/train_models.sh   (from anywhere; about 20 minutes on 2 cores; needs gpg)
 set -eu
 cd "$(dirname "$0")/.."
 DATA=../shared/data
