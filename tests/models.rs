@@ -822,7 +822,6 @@ fn combined_model_reproduces_and_beats_each_detector() {
     }
     let ngram = macro_f1(&["eval", "--sets", sets, "--scorer", "ngram", "--cv", "5"]);
     assert!(combined > ngram + 0.01, "ngram {ngram:.4} vs {combined:.4}");
-    // Measured 0.9203 (models/MODELS.md); 0.9141 before the calibration and the per-page
-    // threshold.
-    assert!(combined >= 0.915, "macro F1 {combined:.4}");
+    // Measured 0.9087 on these two sets (models/MODELS.md; trained on them alone).
+    assert!(combined >= 0.905, "macro F1 {combined:.4}");
 }
