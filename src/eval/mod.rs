@@ -862,7 +862,7 @@ fn host_key(page: &GoldPage) -> u64 {
 
 /// The markup model's counts of the labelled blocks of the pages `use_page` selects (hard
 /// labels: content when at least half of a block is), each page weighing as many blocks as it
-/// has labelled, spread over them by their words (as in training the combined model).
+/// has labelled, spread over them by their words (the combined model's `--weigh-blocks`).
 fn markup_counts(
     pages: &[&GoldPage],
     docs: &[Option<Document>],
