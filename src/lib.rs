@@ -11,6 +11,7 @@ pub mod cli;
 pub mod decode;
 pub mod document;
 pub mod eval;
+pub mod extractor;
 pub mod features;
 pub mod html;
 pub mod output;
@@ -18,6 +19,10 @@ pub mod pipeline;
 pub mod shingle;
 pub mod signals;
 pub mod warc;
+
+pub use document::{Block, Document};
+pub use extractor::{Error, Extractor, Options};
+pub use pipeline::stream::{Documents, InputError, StreamStats};
 
 /// Lower-case hexadecimal of bytes (checksums, ids).
 pub fn hex(b: &[u8]) -> String {

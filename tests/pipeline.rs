@@ -449,3 +449,36 @@ fn progress_as_json_lines_and_merged_stats() {
     );
     assert_eq!(merged["inputs"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn the_library_streams_the_documents_process_writes() {
+    let out = tempdir("library-stream");
+    for input in ["sample.warc.gz", "broken.warc.gz"] {
+        let o = process(&[&fixture(input)], &out, &["--format", "jsonl", "-j2"]);
+        assert!(o.status.success());
+        let stem = input.trim_end_matches(".warc.gz");
+        let expected = String::from_utf8(gunzip(&out.join(format!("{stem}.jsonl.gz")))).unwrap();
+        let stats: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("{stem}.stats.json"))).unwrap())
+                .unwrap();
+        let extractor = cowrex::Extractor::builtin();
+        for threads in [1, 4] {
+            let mut docs = extractor
+                .read_warc(fixture(input).to_str().unwrap(), threads)
+                .unwrap();
+            let mut lines = String::new();
+            for d in &mut docs {
+                let mut line = Vec::new();
+                cowrex::output::jsonl::write_doc(&mut line, &d.unwrap(), Default::default());
+                lines.push_str(std::str::from_utf8(&line).unwrap());
+            }
+            assert_eq!(lines, expected, "{input} with {threads} threads");
+            let s = docs.stats();
+            assert_eq!(s.records, stats["records"].as_u64().unwrap());
+            for (fate, n) in &s.fates {
+                assert_eq!(stats["fates"][fate].as_u64(), Some(*n), "{input}: {fate}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

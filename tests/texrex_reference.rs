@@ -94,7 +94,7 @@ fn agreement(base: &Path, lang: &str, tmp: &Path) -> Agreement {
         assert!(decrypt(&dir.join(format!("csv/{stem}.csv.gpg")), &csv));
         assert!(decrypt(&dir.join(format!("html/{stem}.html.gpg")), &html));
         let bytes = std::fs::read(&html).unwrap();
-        let (start, charset) = cowrex::cli::split_page(&bytes);
+        let (start, charset) = cowrex::document::split_page(&bytes);
         let page = Page {
             raw: &bytes,
             payload: &bytes[start..],

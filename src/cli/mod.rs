@@ -10,13 +10,14 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
-use crate::document::{self, Config, DocFilter, DupBlocks, Meta, Page, StageTimes};
+use crate::document::{self, Config, DocFilter, DupBlocks};
 use crate::eval;
+use crate::extractor::{Extractor, Options};
 use crate::features::texrex::format_general;
 use crate::html::{Limits, Syntax};
 use crate::output::xml;
 use crate::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
-use crate::warc::{Location, Retry, http};
+use crate::warc::{Location, Retry};
 
 /// Exit code when some input could not be read (the others were processed).
 pub const EXIT_INPUT_FAILED: i32 = 1;
@@ -218,7 +219,7 @@ struct ProcessArgs {
     #[arg(long, default_value_t = Retry::default().timeout.as_secs_f64(), value_name = "SECS")]
     http_timeout: f64,
     /// Skip records whose block is larger than this many bytes.
-    #[arg(long, default_value_t = 16 << 20, value_name = "BYTES")]
+    #[arg(long, default_value_t = pipeline::MAX_PAYLOAD, value_name = "BYTES")]
     max_payload: u64,
     /// Drop documents with too little content (texrex's thresholds: at least 1 content block,
     /// 500 content characters, 25 % content characters, 10 % content blocks).
@@ -692,85 +693,37 @@ pub fn main() -> i32 {
 
 type CliResult = Result<i32, Box<dyn std::error::Error>>;
 
-fn load_mlp(p: &Path) -> Result<(mlp::Mlp, String), Box<dyn std::error::Error>> {
-    let text = std::fs::read_to_string(p)
-        .map_err(|e| format!("cannot read model {}: {e}", p.display()))?;
-    let m = mlp::Mlp::parse(&text).map_err(|e| format!("{}: {e}", p.display()))?;
-    if m.inputs != crate::features::texrex::N_FEATURES {
-        return Err(format!(
-            "{}: model has {} inputs, texrex features are 37",
-            p.display(),
-            m.inputs
-        )
-        .into());
+/// The library's options for these arguments.
+fn options(a: &ModelArgs, scorer: classify::Scorer) -> Options {
+    Options {
+        scorer,
+        lang: match a.lang {
+            LangArg::Auto => LangChoice::Auto,
+            LangArg::En => LangChoice::Fixed(ModelLang::En),
+            LangArg::De => LangChoice::Fixed(ModelLang::De),
+            LangArg::Fr => LangChoice::Fixed(ModelLang::Fr),
+            LangArg::Sv => LangChoice::Fixed(ModelLang::Sv),
+        },
+        ngram: match a.ngram {
+            NgramArg::Auto => NgramChoice::Auto,
+            NgramArg::Standard => NgramChoice::Standard,
+            NgramArg::Nonlexical => NgramChoice::NonLexical,
+            NgramArg::Off => NgramChoice::Off,
+        },
+        mlp_model: a.model.clone(),
+        ngram_model: a.ngram_model.clone(),
+        combined_model: a.combined_model.clone(),
+        markup_model: a.markup_model.clone(),
+        profiles: a.profile.clone(),
+        config: doc_config(a, false),
     }
-    Ok((m, text))
 }
 
 fn load_models(
     a: &ModelArgs,
     scorer: classify::Scorer,
 ) -> Result<Models, Box<dyn std::error::Error>> {
-    let lang = match a.lang {
-        LangArg::Auto => LangChoice::Auto,
-        LangArg::En => LangChoice::Fixed(ModelLang::En),
-        LangArg::De => LangChoice::Fixed(ModelLang::De),
-        LangArg::Fr => LangChoice::Fixed(ModelLang::Fr),
-        LangArg::Sv => LangChoice::Fixed(ModelLang::Sv),
-    };
-    let mlp = a.model.as_deref().map(load_mlp).transpose()?;
-    let ngram = match a.ngram {
-        NgramArg::Auto => NgramChoice::Auto,
-        NgramArg::Standard => NgramChoice::Standard,
-        NgramArg::Nonlexical => NgramChoice::NonLexical,
-        NgramArg::Off => NgramChoice::Off,
-    };
-    let ngram_file = match &a.ngram_model {
-        None => None,
-        Some(p) => {
-            let bytes =
-                std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            let m = classify::read_ngram(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
-            Some((m, bytes))
-        }
-    };
-    let mut models = Models::new(lang, mlp, ngram, ngram_file);
-    if !a.profile.is_empty() {
-        let mut profiles = Vec::new();
-        for p in &a.profile {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read profile {}: {e}", p.display()))?;
-            let stem = p
-                .file_stem()
-                .map_or(String::new(), |s| s.to_string_lossy().into_owned());
-            profiles.push(
-                classify::quality::Profile::parse(&text, &stem)
-                    .map_err(|e| format!("{}: {e}", p.display()))?,
-            );
-        }
-        models.set_profiles(classify::quality::Profiles::new(profiles));
-    }
-    if let Some(p) = &a.combined_model {
-        let bytes = std::fs::read(p)
-            .map_err(|e| format!("cannot read combined model {}: {e}", p.display()))?;
-        let m = classify::model_text(&bytes)
-            .and_then(|t| classify::combined::Model::parse(&t))
-            .map_err(|e| format!("{}: {e}", p.display()))?;
-        models.set_combined(m, &bytes);
-    }
-    if let Some(p) = &a.markup_model {
-        let bytes = std::fs::read(p)
-            .map_err(|e| format!("cannot read markup model {}: {e}", p.display()))?;
-        let m = classify::model_text(&bytes)
-            .and_then(|t| classify::markup::MarkupModel::parse(&t))
-            .map_err(|e| format!("{}: {e}", p.display()))?;
-        models.set_markup(m, &bytes);
-    }
-    if scorer == classify::Scorer::Ngram && models.ngram == NgramChoice::Off {
-        return Err("--scorer ngram needs n-gram scoring; drop --ngram off".into());
-    }
-    models.set_scorer(scorer);
-    Ok(models)
+    Ok(options(a, scorer).models()?)
 }
 
 fn doc_config(m: &ModelArgs, filter: bool) -> Config {
@@ -979,61 +932,21 @@ fn read_input(p: &Path) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
     }
 }
 
-/// Split a page file into its header (ARC line and/or HTTP head, if any) and the HTML.
-/// Returns the payload offset and the HTTP charset.
-pub fn split_page(bytes: &[u8]) -> (usize, Option<String>) {
-    let mut p = 0;
-    if !bytes.starts_with(b"HTTP/") {
-        // An ARC header line (`url ip date mime length`) followed by an HTTP head.
-        if let Some(nl) = memchr::memchr(b'\n', bytes) {
-            let first = &bytes[..nl];
-            if !first.contains(&b'<') && bytes[nl + 1..].starts_with(b"HTTP/") {
-                p = nl + 1;
-            }
-        }
-    }
-    if !bytes[p..].starts_with(b"HTTP/") {
-        return (0, None);
-    }
-    let resp = http::parse(&bytes[p..]);
-    (p + resp.body_start, resp.charset().map(str::to_string))
-}
-
-fn analyze_file(
-    bytes: &[u8],
-    url: &str,
-    models: &Models,
-    cfg: &Config,
-) -> Result<document::Document, Box<dyn std::error::Error>> {
-    let (start, charset) = split_page(bytes);
-    let page = Page {
-        raw: bytes,
-        payload: &bytes[start..],
-        http_charset: charset.as_deref(),
-        meta: Meta {
-            url: url.to_string(),
-            ..Default::default()
-        },
-    };
-    document::analyze(page, models, cfg, &mut StageTimes::default())
-        .map_err(|s| format!("no document: {}", s.reason()).into())
-}
-
 fn extract(a: ExtractArgs) -> CliResult {
-    let models = load_models(&a.model, a.scorer.scorer())?;
+    let extractor = Extractor::new(&options(&a.model, a.scorer.scorer()))?;
     let bytes = read_input(&a.file)?;
     if a.plain_text {
-        return extract_plain_text(&bytes, &models, a.format, a.bias.bias);
+        return extract_plain_text(&bytes, extractor.models(), a.format, a.bias.bias);
     }
-    let cfg = doc_config(&a.model, false);
-    let doc = analyze_file(&bytes, &a.url, &models, &cfg).ok();
-    let blocks = doc.as_ref().map_or(&[][..], |d| &d.blocks[..]);
-    let threshold = doc.as_ref().map_or(0.5, |d| d.threshold);
+    let doc = extractor.extract(&bytes, Some(&a.url));
+    let found = !doc.blocks.is_empty();
+    let (blocks, threshold) = (&doc.blocks[..], doc.threshold);
     let mut out = io::BufWriter::new(io::stdout().lock());
     match a.format {
         Format::Text => {
-            for b in blocks.iter().filter(|b| b.bpv <= threshold) {
-                writeln!(out, "{}", b.text)?;
+            let text = doc.text();
+            if !text.is_empty() {
+                writeln!(out, "{text}")?;
             }
         }
         Format::Tsv => {
@@ -1068,9 +981,9 @@ fn extract(a: ExtractArgs) -> CliResult {
         }
         Format::Json => {
             let v = serde_json::json!({
-                "title": doc.as_ref().and_then(|d| d.title.clone()),
-                "sourcecharset": doc.as_ref().map(|d| d.source_charset.clone()),
-                "language": doc.as_ref().map(|d| xml::language_code(d.language)),
+                "title": doc.title,
+                "sourcecharset": found.then_some(&doc.source_charset),
+                "language": found.then(|| doc.language_code()),
                 "blocks": blocks.iter().map(|b| {
                     let mut v = serde_json::json!({
                         "idx": b.idx,
@@ -1094,24 +1007,20 @@ fn extract(a: ExtractArgs) -> CliResult {
 
 fn features(a: FeaturesArgs) -> CliResult {
     let bytes = read_input(&a.texrex)?;
-    let models = Models::new(
-        LangChoice::Fixed(ModelLang::En),
-        None,
-        NgramChoice::Off,
-        None,
-    );
-    let cfg = Config {
-        syntax: if a.html5 {
-            Syntax::Html5
-        } else {
-            Syntax::Texrex
+    let extractor = Extractor::new(&Options {
+        lang: LangChoice::Fixed(ModelLang::En),
+        ngram: NgramChoice::Off,
+        config: Config {
+            syntax: if a.html5 {
+                Syntax::Html5
+            } else {
+                Syntax::Texrex
+            },
+            ..Config::default()
         },
-        ..Config::default()
-    };
-    let doc = match analyze_file(&bytes, "", &models, &cfg) {
-        Ok(d) => d,
-        Err(_) => return Ok(0),
-    };
+        ..Options::default()
+    })?;
+    let doc = extractor.extract(&bytes, None);
     let mut out = io::BufWriter::new(io::stdout().lock());
     for b in &doc.blocks {
         write!(out, "{}\t{}", b.idx, b.text.replace(['\t', '\n'], " "))?;
@@ -1153,7 +1062,7 @@ fn print_figures(label: &str, c: &mlp::Confusion) {
 fn train_mlp(a: TrainMlpArgs) -> CliResult {
     let data = load_dataset(&a.data)?;
     if let Some(m) = &a.evaluate {
-        let (model, _) = load_mlp(m)?;
+        let (model, _) = crate::extractor::load_mlp(m)?;
         print_figures("", &mlp::evaluate(&model, &data, a.threshold));
         return Ok(0);
     }

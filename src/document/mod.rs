@@ -128,6 +128,64 @@ pub struct Document {
     pub fingerprint: u128,
     /// Links, when link extraction is on.
     pub links: Vec<Link>,
+    /// The id of an earlier document of the same input with the same text, when the
+    /// streaming reader ([`crate::pipeline::stream`]) found one (`process` marks it in its
+    /// outputs instead).
+    pub duplicate_of: Option<String>,
+}
+
+impl Document {
+    /// Whether a block is content: its `bpv` is at most the document's threshold.
+    pub fn is_content(&self, b: &Block) -> bool {
+        b.bpv <= self.threshold
+    }
+
+    /// The content: the texts of the content blocks that do not repeat an earlier block,
+    /// one per line (what `cowrex extract` prints and the JSONL `text`).
+    pub fn text(&self) -> String {
+        let mut text = String::new();
+        for b in self.blocks.iter().filter(|b| b.dup_of.is_none()) {
+            if self.is_content(b) {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&b.text);
+            }
+        }
+        text
+    }
+
+    /// The identified language as an ISO 639-3 code, `unknown` without one.
+    pub fn language_code(&self) -> &'static str {
+        crate::output::xml::language_code(self.language)
+    }
+}
+
+impl Block {
+    /// texrex's boilerplate class of `bpv`: `a` (0) to `k` (1) in steps of 0.1.
+    pub fn bpc(&self) -> char {
+        crate::output::xml::bpc(self.bpv)
+    }
+}
+
+/// Split a page file into its header (ARC line and/or HTTP head, if any) and the HTML.
+/// Returns the payload offset and the HTTP charset.
+pub fn split_page(bytes: &[u8]) -> (usize, Option<String>) {
+    let mut p = 0;
+    if !bytes.starts_with(b"HTTP/") {
+        // An ARC header line (`url ip date mime length`) followed by an HTTP head.
+        if let Some(nl) = memchr::memchr(b'\n', bytes) {
+            let first = &bytes[..nl];
+            if !first.contains(&b'<') && bytes[nl + 1..].starts_with(b"HTTP/") {
+                p = nl + 1;
+            }
+        }
+    }
+    if !bytes[p..].starts_with(b"HTTP/") {
+        return (0, None);
+    }
+    let resp = crate::warc::http::parse(&bytes[p..]);
+    (p + resp.body_start, resp.charset().map(str::to_string))
 }
 
 /// How a link's host relates to the document's (texrex's names).
@@ -485,6 +543,7 @@ pub fn analyze(
         content_size,
         fingerprint,
         links,
+        duplicate_of: None,
     })
 }
 

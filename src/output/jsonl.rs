@@ -75,26 +75,17 @@ struct Provenance<'a> {
     doctype: &'a str,
 }
 
-/// Append one document as a JSON line. Returns the position of the final `}`, where the writer
-/// can add `,"duplicate_of":"…"`.
+/// Append one document as a JSON line (with `duplicate_of` when [`Document::duplicate_of`] is
+/// set). Returns the position of the final `}`, where the writer can add `,"duplicate_of":"…"`.
 pub fn write_doc(out: &mut Vec<u8>, doc: &Document, dup_blocks: DupBlocks) -> usize {
     let f = &doc.figures;
     let m = &doc.meta;
-    let mut text = String::new();
-    for b in &doc.blocks {
-        if b.bpv <= doc.threshold && b.dup_of.is_none() {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&b.text);
-        }
-    }
     let bdv = doc.badness.unwrap_or(0.0);
     let line = Line {
         id: &doc.id,
         url: &m.url,
         language: language_code(doc.language),
-        text,
+        text: doc.text(),
         title: doc.title.as_deref(),
         host: &doc.host,
         tld: &doc.tld,
@@ -137,7 +128,14 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, dup_blocks: DupBlocks) -> us
         },
     };
     serde_json::to_writer(&mut *out, &line).expect("serialising to memory");
-    let mark_at = out.len() - 1;
+    let mut mark_at = out.len() - 1;
+    if let Some(id) = &doc.duplicate_of {
+        out.truncate(mark_at);
+        out.extend_from_slice(b",\"duplicate_of\":");
+        serde_json::to_writer(&mut *out, id).expect("serialising to memory");
+        mark_at = out.len();
+        out.push(b'}');
+    }
     out.push(b'\n');
     mark_at
 }

@@ -8,6 +8,7 @@
 //! rather than once per record.
 
 pub mod manifest;
+pub mod stream;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File};
@@ -30,6 +31,9 @@ use crate::output::stats::FileStats;
 use crate::output::{jsonl, xml};
 use crate::shingle;
 use crate::warc::{self, Location, ReadItem, ReadOptions, Record, Retry, Source, http};
+
+/// The default cap on a record's block, in bytes (`--max-payload`).
+pub const MAX_PAYLOAD: u64 = 16 << 20;
 
 /// Settings of a `process` run.
 #[derive(Debug, Clone)]
@@ -200,7 +204,7 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
-enum Job {
+pub(crate) enum Job {
     Start {
         file: usize,
     },
@@ -342,7 +346,7 @@ const BATCH: usize = 16;
 /// A batch is sent once its records hold this many bytes.
 const BATCH_BYTES: usize = 256 << 10;
 
-fn reader(
+pub(crate) fn reader(
     inputs: &[Input],
     max_payload: u64,
     retry: Retry,
@@ -467,16 +471,15 @@ fn is_html_mime(m: &str) -> bool {
     matches!(m, "text/html" | "application/xhtml+xml")
 }
 
-/// Decide a record's fate and, for HTML responses, analyse it.
-fn process_record(
-    r: &Record,
+/// A record's HTML page, ready for [`document::analyze`], or the record's fate when it has
+/// none: not a response, an HTTP error, not HTML, binary, or a payload that cannot be
+/// decoded. A payload the server compressed is inflated into `decoded`.
+pub(crate) fn record_page<'r>(
+    r: &'r Record,
     arcfile: &str,
-    models: &Models,
-    cfg: &Config,
-    formats: Formats,
     max_payload: u64,
-    times: &mut StageTimes,
-) -> Result<DocOut, String> {
+    decoded: &'r mut Vec<u8>,
+) -> Result<Page<'r>, String> {
     if r.warc_type != "response" {
         return Err("skipped.not_response".into());
     }
@@ -504,14 +507,14 @@ fn process_record(
     }
     // Payloads still compressed by the server (crawlers normally store them decoded, often
     // without removing the header).
-    let decoded;
     let (raw, payload): (&[u8], &[u8]) = match resp.header("Content-Encoding").map(str::trim) {
         Some(enc) if !enc.is_empty() && !enc.eq_ignore_ascii_case("identity") => {
             match decode_content(enc, payload, max_payload)? {
                 Some(body) => {
-                    let mut v = r.block[..resp.body_start].to_vec();
-                    v.extend_from_slice(&body);
-                    decoded = v;
+                    decoded.clear();
+                    decoded.extend_from_slice(&r.block[..resp.body_start]);
+                    decoded.extend_from_slice(&body);
+                    let decoded: &'r Vec<u8> = decoded;
                     (&decoded[..], &decoded[resp.body_start..])
                 }
                 None => (&r.block[..], payload),
@@ -530,12 +533,26 @@ fn process_record(
         arcoffset: r.offset,
         arclength: r.length,
     };
-    let page = Page {
+    Ok(Page {
         raw,
         payload,
         http_charset: resp.charset(),
         meta,
-    };
+    })
+}
+
+/// Decide a record's fate and, for HTML responses, analyse it.
+fn process_record(
+    r: &Record,
+    arcfile: &str,
+    models: &Models,
+    cfg: &Config,
+    formats: Formats,
+    max_payload: u64,
+    times: &mut StageTimes,
+) -> Result<DocOut, String> {
+    let mut decoded = Vec::new();
+    let page = record_page(r, arcfile, max_payload, &mut decoded)?;
     let doc = document::analyze(page, models, cfg, times)
         .map_err(|s| format!("skipped.{}", s.reason()))?;
     let t = Instant::now();
@@ -635,7 +652,7 @@ fn decode_content(encoding: &str, payload: &[u8], cap: u64) -> Result<Option<Vec
 }
 
 /// Binary data served as HTML: many control characters (NUL and the like) in the first 4 KiB.
-fn looks_binary(payload: &[u8]) -> bool {
+pub(crate) fn looks_binary(payload: &[u8]) -> bool {
     let head = &payload[..payload.len().min(4096)];
     let control = head
         .iter()

@@ -1,0 +1,137 @@
+"""Type stubs of cowrex's compiled module."""
+
+import os
+from typing import Any, Iterator, Literal, Optional, Sequence, TypedDict, Union
+
+Scorer = Literal["combined", "mlp", "ngram", "justext", "boilerpipe"]
+
+class Options(TypedDict, total=False):
+    scorer: Scorer
+    """The scorer whose result is ``bpv`` and decides what is boilerplate (default: combined)."""
+    threshold: Optional[float]
+    """Blocks with ``bpv`` above it are boilerplate; default: each document's own (combined) or 0.5."""
+    lang: Literal["auto", "en", "de", "fr", "sv"]
+    ngram: Literal["auto", "standard", "nonlexical", "off"]
+    model: Union[str, os.PathLike[str]]
+    ngram_model: Union[str, os.PathLike[str]]
+    combined_model: Union[str, os.PathLike[str]]
+    markup_model: Union[str, os.PathLike[str]]
+    profiles: Sequence[Union[str, os.PathLike[str]]]
+    max_depth: int
+    max_blocks: int
+    texrex_syntax: bool
+    shingles: bool
+    min_length: int
+    dup_blocks: Literal["mark", "drop", "keep"]
+
+__version__: str
+
+class Block:
+    """One text block of a page with every detector's view of it."""
+    @property
+    def idx(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def bpv(self) -> float:
+        """Boilerplate score of the deciding scorer (0: content, 1: boilerplate)."""
+    @property
+    def bpc(self) -> str:
+        """texrex's class of ``bpv``: ``a`` (0) to ``k`` (1)."""
+    @property
+    def boilerplate(self) -> bool:
+        """``bpv`` is above the document's threshold."""
+    @property
+    def dup_of(self) -> Optional[int]:
+        """``idx`` of an earlier block with the same text."""
+    @property
+    def mlp(self) -> float:
+        """texrex's MLP score."""
+    @property
+    def ngram(self) -> Optional[float]:
+        """NCleaner's score in bits per character (positive: clean); ``None`` when off."""
+    @property
+    def justext(self) -> Optional[str]: ...
+    @property
+    def justextcf(self) -> Optional[str]: ...
+    @property
+    def boilerpipe(self) -> Optional[str]: ...
+    @property
+    def scores(self) -> dict[str, Union[float, str]]:
+        """Every scorer's result besides ``bpv``, by the names of the JSONL output."""
+
+class Document:
+    """An analysed page."""
+    @property
+    def text(self) -> str:
+        """The content blocks that do not repeat an earlier block, one per line."""
+    @property
+    def blocks(self) -> list[Block]: ...
+    @property
+    def language(self) -> Optional[str]:
+        """ISO 639-3 code of the identified language."""
+    @property
+    def title(self) -> Optional[str]: ...
+    @property
+    def author(self) -> Optional[str]: ...
+    @property
+    def description(self) -> Optional[str]: ...
+    @property
+    def keywords(self) -> Optional[str]: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def host(self) -> str: ...
+    @property
+    def charset(self) -> str: ...
+    @property
+    def threshold(self) -> float: ...
+    @property
+    def badness(self) -> Optional[float]: ...
+    @property
+    def shingles(self) -> Optional[list[int]]: ...
+    @property
+    def duplicate_of(self) -> Optional[str]: ...
+    @property
+    def warc_file(self) -> str: ...
+    @property
+    def record_id(self) -> Optional[str]: ...
+    @property
+    def warc_date(self) -> Optional[str]: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def length(self) -> int: ...
+    def to_json(self) -> str:
+        """The JSONL record of ``cowrex process --format jsonl``."""
+    def to_dict(self) -> dict[str, Any]:
+        """The JSONL record as a dict."""
+
+class WarcReader(Iterator[Document]):
+    """The documents of a WARC input, in order."""
+    def __iter__(self) -> "WarcReader": ...
+    def __next__(self) -> Document: ...
+    @property
+    def stats(self) -> dict[str, Any]:
+        """``records``, ``documents``, ``fates`` and ``stream_errors`` so far."""
+
+class Extractor:
+    """Analyses pages with one set of models and options; thread-safe, reuse it."""
+    def __init__(self, **options: Any) -> None: ...
+    def extract(self, html: Union[str, bytes], url: Optional[str] = None) -> Document: ...
+    def read_warc(
+        self, source: Union[str, os.PathLike[str]], threads: int = 0, input_base: Optional[str] = None
+    ) -> WarcReader: ...
+
+def extract(html: Union[str, bytes], url: Optional[str] = None, **options: Any) -> Document:
+    """Analyse one page (with options, models load per call: prefer an Extractor)."""
+
+def read_warc(
+    source: Union[str, os.PathLike[str]], threads: int = 0, input_base: Optional[str] = None, **options: Any
+) -> WarcReader:
+    """The documents of a WARC file, an http(s) URL of one, or ``-`` (standard input).
+
+    With ``input_base`` (a directory or URL) ``source`` is a manifest line relative to it,
+    written as the documents' ``warc_file`` (as ``cowrex process --manifest`` does)."""

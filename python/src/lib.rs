@@ -1,0 +1,699 @@
+//! `cowrex._cowrex`: the Python classes over cowrex's library API ([`cowrex::Extractor`]).
+//! The GIL is released while Rust analyses pages; a Rust panic becomes a `RuntimeError`.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
+
+use cowrex::classify::{LangChoice, ModelLang, NgramChoice, Scorer};
+use cowrex::document::{Config, DupBlocks};
+use cowrex::html::{Limits, Syntax};
+use cowrex::output::{Score, block_scores, jsonl};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+
+fn to_py_err(e: cowrex::Error) -> PyErr {
+    match e {
+        cowrex::Error::Options(m) => PyValueError::new_err(m),
+        cowrex::Error::Io(m) => PyOSError::new_err(m),
+    }
+}
+
+/// Run `f`, turning a panic into a `RuntimeError`.
+fn guarded<T>(f: impl FnOnce() -> T) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
+        let what = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        PyRuntimeError::new_err(format!("cowrex failed (a bug, please report it): {what}"))
+    })
+}
+
+fn choice<T: Copy>(option: &str, value: &str, choices: &[(&str, T)]) -> PyResult<T> {
+    choices
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|&(_, v)| v)
+        .ok_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+            PyValueError::new_err(format!(
+                "invalid value '{value}' for {option}: expected one of {}",
+                names.join(", ")
+            ))
+        })
+}
+
+/// The options every entry point takes, as keyword arguments.
+#[derive(Default)]
+struct Kwargs {
+    scorer: Option<String>,
+    threshold: Option<f32>,
+    lang: Option<String>,
+    ngram: Option<String>,
+    model: Option<PathBuf>,
+    ngram_model: Option<PathBuf>,
+    combined_model: Option<PathBuf>,
+    markup_model: Option<PathBuf>,
+    profiles: Option<Vec<PathBuf>>,
+    max_depth: Option<usize>,
+    max_blocks: Option<usize>,
+    texrex_syntax: Option<bool>,
+    shingles: Option<bool>,
+    min_length: Option<usize>,
+    dup_blocks: Option<String>,
+}
+
+const OPTION_NAMES: [&str; 15] = [
+    "scorer",
+    "threshold",
+    "lang",
+    "ngram",
+    "model",
+    "ngram_model",
+    "combined_model",
+    "markup_model",
+    "profiles",
+    "max_depth",
+    "max_blocks",
+    "texrex_syntax",
+    "shingles",
+    "min_length",
+    "dup_blocks",
+];
+
+impl Kwargs {
+    fn of(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Kwargs> {
+        let mut k = Kwargs::default();
+        let Some(d) = kwargs else {
+            return Ok(k);
+        };
+        for (key, value) in d.iter() {
+            let key: String = key.extract()?;
+            if value.is_none() {
+                continue;
+            }
+            let typed =
+                |e: PyErr| PyTypeError::new_err(format!("option {key}: {}", e.value(value.py())));
+            match key.as_str() {
+                "scorer" => k.scorer = Some(value.extract().map_err(typed)?),
+                "threshold" => k.threshold = Some(value.extract().map_err(typed)?),
+                "lang" => k.lang = Some(value.extract().map_err(typed)?),
+                "ngram" => k.ngram = Some(value.extract().map_err(typed)?),
+                "model" => k.model = Some(value.extract().map_err(typed)?),
+                "ngram_model" => k.ngram_model = Some(value.extract().map_err(typed)?),
+                "combined_model" => k.combined_model = Some(value.extract().map_err(typed)?),
+                "markup_model" => k.markup_model = Some(value.extract().map_err(typed)?),
+                "profiles" => k.profiles = Some(value.extract().map_err(typed)?),
+                "max_depth" => k.max_depth = Some(value.extract().map_err(typed)?),
+                "max_blocks" => k.max_blocks = Some(value.extract().map_err(typed)?),
+                "texrex_syntax" => k.texrex_syntax = Some(value.extract().map_err(typed)?),
+                "shingles" => k.shingles = Some(value.extract().map_err(typed)?),
+                "min_length" => k.min_length = Some(value.extract().map_err(typed)?),
+                "dup_blocks" => k.dup_blocks = Some(value.extract().map_err(typed)?),
+                _ => {
+                    return Err(PyTypeError::new_err(format!(
+                        "unknown option '{key}'; cowrex takes {}",
+                        OPTION_NAMES.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(k)
+    }
+}
+
+fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
+    let k = Kwargs::of(kwargs)?;
+    let d = cowrex::Options::default();
+    let scorer = match &k.scorer {
+        None => d.scorer,
+        Some(s) => choice(
+            "scorer",
+            s,
+            &[
+                ("combined", Scorer::Combined),
+                ("mlp", Scorer::Mlp),
+                ("ngram", Scorer::Ngram),
+                ("justext", Scorer::Justext),
+                ("boilerpipe", Scorer::Boilerpipe),
+            ],
+        )?,
+    };
+    let lang = match &k.lang {
+        None => d.lang,
+        Some(s) => choice(
+            "lang",
+            s,
+            &[
+                ("auto", LangChoice::Auto),
+                ("en", LangChoice::Fixed(ModelLang::En)),
+                ("de", LangChoice::Fixed(ModelLang::De)),
+                ("fr", LangChoice::Fixed(ModelLang::Fr)),
+                ("sv", LangChoice::Fixed(ModelLang::Sv)),
+            ],
+        )?,
+    };
+    let ngram = match &k.ngram {
+        None => d.ngram,
+        Some(s) => choice(
+            "ngram",
+            s,
+            &[
+                ("auto", NgramChoice::Auto),
+                ("standard", NgramChoice::Standard),
+                ("nonlexical", NgramChoice::NonLexical),
+                ("off", NgramChoice::Off),
+            ],
+        )?,
+    };
+    let dup_blocks = match &k.dup_blocks {
+        None => d.config.dup_blocks,
+        Some(s) => choice(
+            "dup_blocks",
+            s,
+            &[
+                ("mark", DupBlocks::Mark),
+                ("drop", DupBlocks::Drop),
+                ("keep", DupBlocks::Keep),
+            ],
+        )?,
+    };
+    if let Some(t) = k.threshold
+        && !(0.0..=1.0).contains(&t)
+    {
+        return Err(PyValueError::new_err(format!(
+            "invalid value '{t}' for threshold: a share between 0 and 1"
+        )));
+    }
+    let limits = Limits::default();
+    Ok(cowrex::Options {
+        scorer,
+        lang,
+        ngram,
+        mlp_model: k.model,
+        ngram_model: k.ngram_model,
+        combined_model: k.combined_model,
+        markup_model: k.markup_model,
+        profiles: k.profiles.unwrap_or_default(),
+        config: Config {
+            threshold: k.threshold,
+            limits: Limits {
+                max_depth: k.max_depth.unwrap_or(limits.max_depth),
+                max_blocks: k.max_blocks.unwrap_or(limits.max_blocks),
+            },
+            syntax: if k.texrex_syntax.unwrap_or(false) {
+                Syntax::Texrex
+            } else {
+                Syntax::Html5
+            },
+            shingles: k.shingles.unwrap_or(d.config.shingles),
+            min_length: k.min_length.unwrap_or(d.config.min_length),
+            dup_blocks,
+            ..d.config
+        },
+    })
+}
+
+/// The extractor of [`extract`] and [`read_warc`] without options, built on first use.
+fn default_extractor() -> &'static cowrex::Extractor {
+    static DEFAULT: OnceLock<cowrex::Extractor> = OnceLock::new();
+    DEFAULT.get_or_init(cowrex::Extractor::builtin)
+}
+
+/// A page given as `str` or `bytes`.
+enum Html<'py> {
+    Text(std::borrow::Cow<'py, str>),
+    Bytes(&'py [u8]),
+}
+
+impl<'py> Html<'py> {
+    fn of(html: &'py Bound<'py, PyAny>) -> PyResult<Html<'py>> {
+        if let Ok(s) = html.cast::<PyString>() {
+            Ok(Html::Text(s.to_cow()?))
+        } else if let Ok(b) = html.cast::<PyBytes>() {
+            Ok(Html::Bytes(b.as_bytes()))
+        } else {
+            Err(PyTypeError::new_err(format!(
+                "html must be str or bytes, not {}",
+                html.get_type().name()?
+            )))
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Html::Text(s) => s.as_bytes(),
+            Html::Bytes(b) => b,
+        }
+    }
+}
+
+fn run_extract(
+    py: Python<'_>,
+    extractor: &cowrex::Extractor,
+    dup_blocks: DupBlocks,
+    html: &Bound<'_, PyAny>,
+    url: Option<&str>,
+) -> PyResult<Document> {
+    let html = Html::of(html)?;
+    let bytes = html.bytes();
+    let doc = py.detach(|| guarded(|| extractor.extract(bytes, url)))?;
+    Ok(Document { doc, dup_blocks })
+}
+
+/// Analyses pages with one set of models and options; build it once and share it between
+/// threads (loading the models takes a moment).
+#[pyclass(module = "cowrex", frozen)]
+struct Extractor {
+    inner: cowrex::Extractor,
+    dup_blocks: DupBlocks,
+}
+
+#[pymethods]
+impl Extractor {
+    #[new]
+    #[pyo3(signature = (**kwargs))]
+    fn new(py: Python<'_>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Extractor> {
+        let opts = options(kwargs)?;
+        let dup_blocks = opts.config.dup_blocks;
+        let inner = py
+            .detach(|| guarded(|| cowrex::Extractor::new(&opts)))?
+            .map_err(to_py_err)?;
+        Ok(Extractor { inner, dup_blocks })
+    }
+
+    /// Analyse one HTML page (`str` or `bytes`; bytes may start with an HTTP head).
+    #[pyo3(signature = (html, url=None))]
+    fn extract(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<&str>,
+    ) -> PyResult<Document> {
+        run_extract(py, &self.inner, self.dup_blocks, html, url)
+    }
+
+    /// The documents of a WARC file, URL or `-` (standard input), in order; `source` is
+    /// relative to `input_base` (a directory or URL) when given, as a manifest line.
+    #[pyo3(signature = (source, threads=0, input_base=None))]
+    fn read_warc(
+        &self,
+        py: Python<'_>,
+        source: PathBuf,
+        threads: usize,
+        input_base: Option<String>,
+    ) -> PyResult<WarcReader> {
+        open_warc(
+            py,
+            &self.inner,
+            self.dup_blocks,
+            source,
+            threads,
+            input_base,
+        )
+    }
+}
+
+fn open_warc(
+    py: Python<'_>,
+    extractor: &cowrex::Extractor,
+    dup_blocks: DupBlocks,
+    source: PathBuf,
+    threads: usize,
+    input_base: Option<String>,
+) -> PyResult<WarcReader> {
+    let source = source.to_string_lossy().into_owned();
+    let base = input_base.as_deref();
+    let docs = py
+        .detach(|| guarded(|| extractor.read_warc_line(&source, base, threads)))?
+        .map_err(to_py_err)?;
+    Ok(WarcReader {
+        docs: Mutex::new(docs),
+        dup_blocks,
+    })
+}
+
+/// Analyse one HTML page with the built-in models (or with `options`, which loads models for
+/// this call: use an `Extractor` for many pages).
+#[pyfunction]
+#[pyo3(signature = (html, url=None, **kwargs))]
+fn extract(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    url: Option<&str>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Document> {
+    match kwargs.filter(|k| !k.is_empty()) {
+        None => {
+            let extractor = py.detach(default_extractor);
+            run_extract(py, extractor, DupBlocks::Mark, html, url)
+        }
+        Some(k) => Extractor::new(py, Some(k))?.extract(py, html, url),
+    }
+}
+
+/// The documents of a WARC file (`.warc`, `.warc.gz`), an http(s) URL of one, or `-`
+/// (standard input), analysed on `threads` worker threads (0: one per core), in order;
+/// `source` is relative to `input_base` (a directory or URL) when given, as a manifest line,
+/// and is then the documents' `warc_file`.
+#[pyfunction]
+#[pyo3(signature = (source, threads=0, input_base=None, **kwargs))]
+fn read_warc(
+    py: Python<'_>,
+    source: PathBuf,
+    threads: usize,
+    input_base: Option<String>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<WarcReader> {
+    match kwargs.filter(|k| !k.is_empty()) {
+        None => {
+            let extractor = py.detach(default_extractor);
+            open_warc(py, extractor, DupBlocks::Mark, source, threads, input_base)
+        }
+        Some(k) => Extractor::new(py, Some(k))?.read_warc(py, source, threads, input_base),
+    }
+}
+
+/// An iterator over the documents of a WARC input.
+#[pyclass(module = "cowrex", frozen)]
+struct WarcReader {
+    docs: Mutex<cowrex::Documents>,
+    dup_blocks: DupBlocks,
+}
+
+#[pymethods]
+impl WarcReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Document>> {
+        let next = py.detach(|| {
+            guarded(|| {
+                let mut docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
+                docs.next()
+            })
+        })?;
+        match next {
+            None => Ok(None),
+            Some(Ok(doc)) => Ok(Some(Document {
+                doc,
+                dup_blocks: self.dup_blocks,
+            })),
+            Some(Err(e)) => Err(PyOSError::new_err(e.to_string())),
+        }
+    }
+
+    /// What became of the records read so far: `records`, `documents`, `fates` (records by
+    /// fate, as in `process`'s stats) and `stream_errors`.
+    #[getter]
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let docs = self.docs.lock().unwrap_or_else(|e| e.into_inner());
+        let s = docs.stats();
+        let d = PyDict::new(py);
+        d.set_item("records", s.records)?;
+        d.set_item("documents", s.documents)?;
+        d.set_item("fates", s.fates.clone())?;
+        d.set_item("stream_errors", s.stream_errors.clone())?;
+        Ok(d)
+    }
+}
+
+/// An analysed page: every block with its scores, and the page's metadata.
+#[pyclass(module = "cowrex", frozen)]
+struct Document {
+    doc: cowrex::Document,
+    /// What the JSONL record does with repeated blocks.
+    dup_blocks: DupBlocks,
+}
+
+#[pymethods]
+impl Document {
+    /// The content: the text of every content block (`bpv` at most `threshold`) that does
+    /// not repeat an earlier block, one per line.
+    #[getter]
+    fn text(&self) -> String {
+        self.doc.text()
+    }
+
+    /// Every block in page order, content and boilerplate.
+    #[getter]
+    fn blocks(&self) -> Vec<Block> {
+        self.doc
+            .blocks
+            .iter()
+            .map(|b| Block {
+                block: b.clone(),
+                boilerplate: !self.doc.is_content(b),
+            })
+            .collect()
+    }
+
+    /// ISO 639-3 code of the identified language, `None` when unidentified.
+    #[getter]
+    fn language(&self) -> Option<&'static str> {
+        self.doc.language.map(|l| l.code())
+    }
+
+    #[getter]
+    fn title(&self) -> Option<&str> {
+        self.doc.title.as_deref()
+    }
+
+    #[getter]
+    fn author(&self) -> Option<&str> {
+        self.doc.author.as_deref()
+    }
+
+    #[getter]
+    fn description(&self) -> Option<&str> {
+        self.doc.description.as_deref()
+    }
+
+    #[getter]
+    fn keywords(&self) -> Option<&str> {
+        self.doc.keywords.as_deref()
+    }
+
+    #[getter]
+    fn url(&self) -> &str {
+        &self.doc.meta.url
+    }
+
+    /// 36 hex digits: MD5 of the URL and 4 digits from the record's identity.
+    #[getter]
+    fn id(&self) -> &str {
+        &self.doc.id
+    }
+
+    #[getter]
+    fn host(&self) -> &str {
+        &self.doc.host
+    }
+
+    #[getter]
+    fn charset(&self) -> &str {
+        &self.doc.source_charset
+    }
+
+    /// The decision threshold: blocks whose `bpv` is above it are boilerplate.
+    #[getter]
+    fn threshold(&self) -> f32 {
+        self.doc.threshold
+    }
+
+    /// texrex's badness (text quality, 0 is best); `None` without a profile for the language.
+    #[getter]
+    fn badness(&self) -> Option<f64> {
+        self.doc.badness
+    }
+
+    /// Min-hash fingerprint of the content (with `shingles=True` and enough text).
+    #[getter]
+    fn shingles(&self) -> Option<Vec<u64>> {
+        self.doc.shingles.clone()
+    }
+
+    /// The id of an earlier document of the same WARC input with the same text.
+    #[getter]
+    fn duplicate_of(&self) -> Option<&str> {
+        self.doc.duplicate_of.as_deref()
+    }
+
+    /// The WARC file name (empty for a page given to `extract`).
+    #[getter]
+    fn warc_file(&self) -> &str {
+        &self.doc.meta.arcfile
+    }
+
+    #[getter]
+    fn record_id(&self) -> Option<&str> {
+        self.doc.meta.record_id.as_deref()
+    }
+
+    #[getter]
+    fn warc_date(&self) -> Option<&str> {
+        self.doc.meta.warc_date.as_deref()
+    }
+
+    /// Offset of the record in the WARC file (of its gzip member, when gzipped).
+    #[getter]
+    fn offset(&self) -> u64 {
+        self.doc.meta.arcoffset
+    }
+
+    /// Length of the record in the WARC file.
+    #[getter]
+    fn length(&self) -> u64 {
+        self.doc.meta.arclength
+    }
+
+    /// The document as `cowrex process --format jsonl` writes it.
+    fn to_json(&self) -> String {
+        let mut out = Vec::new();
+        jsonl::write_doc(&mut out, &self.doc, self.dup_blocks);
+        out.pop();
+        String::from_utf8(out).expect("JSON is UTF-8")
+    }
+
+    /// The document as a dict: the JSONL record of `cowrex process --format jsonl`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("json")?.call_method1("loads", (self.to_json(),))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<cowrex.Document url={:?} blocks={} content_chars={}>",
+            self.doc.meta.url,
+            self.doc.blocks.len(),
+            self.doc.text().chars().count()
+        )
+    }
+}
+
+/// One text block of a page with every detector's view of it.
+#[pyclass(module = "cowrex", frozen)]
+struct Block {
+    block: cowrex::Block,
+    boilerplate: bool,
+}
+
+impl Block {
+    fn score<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+        block_scores(&self.block)
+            .into_iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, s)| score(py, s))
+            .transpose()
+    }
+}
+
+fn score<'py>(py: Python<'py>, s: Score) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match s {
+        Score::Num(x) => x.into_pyobject(py)?.into_any(),
+        Score::Text(t) => t.into_pyobject(py)?.into_any(),
+    })
+}
+
+#[pymethods]
+impl Block {
+    /// Index among all blocks of the page (gaps where segmentation found no valid text).
+    #[getter]
+    fn idx(&self) -> usize {
+        self.block.idx
+    }
+
+    #[getter]
+    fn text(&self) -> &str {
+        &self.block.text
+    }
+
+    /// Boilerplate score of the deciding scorer (0: content, 1: boilerplate).
+    #[getter]
+    fn bpv(&self) -> f32 {
+        self.block.bpv
+    }
+
+    /// texrex's class of `bpv`: `a` (0) to `k` (1).
+    #[getter]
+    fn bpc(&self) -> String {
+        self.block.bpc().to_string()
+    }
+
+    /// `bpv` is above the document's threshold.
+    #[getter]
+    fn boilerplate(&self) -> bool {
+        self.boilerplate
+    }
+
+    /// `idx` of an earlier block with the same text.
+    #[getter]
+    fn dup_of(&self) -> Option<usize> {
+        self.block.dup_of
+    }
+
+    /// texrex's MLP score (0: content, 1: boilerplate).
+    #[getter]
+    fn mlp(&self) -> f32 {
+        self.block.mlp
+    }
+
+    /// NCleaner's score in bits per character (positive: clean); `None` when off.
+    #[getter]
+    fn ngram(&self) -> Option<f32> {
+        self.block.ngram
+    }
+
+    /// jusText's class: `good`, `bad`, `short`, `neargood`.
+    #[getter]
+    fn justext<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.score(py, "justext")
+    }
+
+    /// jusText's context-free class.
+    #[getter]
+    fn justextcf<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.score(py, "justextcf")
+    }
+
+    /// boilerpipe's Algorithm 2 (number of words): `content` or `boilerplate`.
+    #[getter]
+    fn boilerpipe<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.score(py, "boilerpipe")
+    }
+
+    /// Every scorer's result besides `bpv`, by the names of the JSONL and XML outputs.
+    #[getter]
+    fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, s) in block_scores(&self.block) {
+            d.set_item(k, score(py, s)?)?;
+        }
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<cowrex.Block idx={} bpv={:.3} boilerplate={} text={:?}>",
+            self.block.idx,
+            self.block.bpv,
+            if self.boilerplate { "True" } else { "False" },
+            self.block.text.chars().take(40).collect::<String>()
+        )
+    }
+}
+
+#[pymodule]
+fn _cowrex(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Extractor>()?;
+    m.add_class::<Document>()?;
+    m.add_class::<Block>()?;
+    m.add_class::<WarcReader>()?;
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,233 @@
+"""The Python API against the command line: same text, same documents, errors, threads."""
+
+import json
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import cowrex
+from conftest import FIXTURES, PAGES, run_cli, shared_pages
+
+
+def cli_text(tmp_path, html: bytes, url: str = "") -> str:
+    page = tmp_path / "page.html"
+    page.write_bytes(html)
+    out = run_cli("extract", page, "--url", url)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.decode()
+
+
+def cli_blocks(tmp_path, html: bytes):
+    page = tmp_path / "page.html"
+    page.write_bytes(html)
+    out = run_cli("extract", "--format", "json", page)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_extract_gives_the_cli_text_and_blocks(tmp_path, name):
+    html = PAGES[name]
+    doc = cowrex.extract(html, url="https://example.org/x")
+    expected = cli_text(tmp_path, html, "https://example.org/x")
+    assert doc.text + ("\n" if doc.text else "") == expected
+    cli = cli_blocks(tmp_path, html)
+    assert [b.idx for b in doc.blocks] == [b["idx"] for b in cli["blocks"]]
+    for b, c in zip(doc.blocks, cli["blocks"]):
+        assert b.text == c["text"]
+        assert b.bpv == pytest.approx(c["bpv"], abs=1e-6)
+        assert b.bpc == c["bpc"]
+        assert b.boilerplate == c["boilerplate"]
+        assert b.scores == {k: v for k, v in c.items() if k not in ("idx", "bpv", "bpc", "boilerplate", "text")}
+    assert doc.title == cli["title"]
+
+
+def test_str_and_bytes_give_the_same_document():
+    html = PAGES["article"]
+    a = cowrex.extract(html)
+    b = cowrex.extract(html.decode())
+    assert a.text == b.text and a.text
+    assert "Ducks are water birds" in a.text
+    assert "All rights reserved" not in a.text
+    assert a.title == "Ducks of the river"
+    assert a.language == "eng"
+    assert all(isinstance(b.bpv, float) for b in a.blocks)
+
+
+def test_extract_on_shared_pages_gives_the_cli_text(tmp_path):
+    pages = shared_pages(4)
+    extractor = cowrex.Extractor()
+    for name, html in pages:
+        assert extractor.extract(html).text + "\n" == cli_text(tmp_path, html) or not extractor.extract(html).text, name
+
+
+def test_options_change_the_decision(tmp_path):
+    html = PAGES["article"]
+    page = tmp_path / "page.html"
+    page.write_bytes(html)
+    for options, args in [
+        ({"scorer": "justext"}, ["--scorer", "justext"]),
+        ({"scorer": "mlp", "threshold": 0.3}, ["--scorer", "mlp", "--threshold", "0.3"]),
+        ({"ngram": "off", "lang": "de"}, ["--ngram", "off", "--lang", "de"]),
+    ]:
+        out = run_cli("extract", "--format", "json", *args, page)
+        cli = json.loads(out.stdout)
+        doc = cowrex.Extractor(**options).extract(html)
+        assert [b.bpv for b in doc.blocks] == pytest.approx([b["bpv"] for b in cli["blocks"]], abs=1e-6), options
+        assert doc.text == cowrex.extract(html, **options).text
+    assert cowrex.Extractor(ngram="off").extract(html).blocks[0].ngram is None
+
+
+def test_read_warc_gives_the_documents_process_writes(tmp_path):
+    out = run_cli("process", "--no-progress", "--format", "jsonl", FIXTURES / "sample.warc.gz", "-o", tmp_path)
+    assert out.returncode == 0, out.stderr
+    import gzip
+
+    expected = gzip.decompress((tmp_path / "sample.jsonl.gz").read_bytes()).decode().splitlines()
+    for threads in (1, 3):
+        reader = cowrex.read_warc(FIXTURES / "sample.warc.gz", threads=threads)
+        got = [d.to_json() for d in reader]
+        assert got == expected, threads
+        stats = json.loads((tmp_path / "sample.stats.json").read_text())
+        assert reader.stats["records"] == stats["records"]
+        assert reader.stats["documents"] == stats["documents"]
+    docs = list(cowrex.read_warc(str(FIXTURES / "sample.warc.gz")))
+    first = docs[0]
+    assert first.to_dict() == json.loads(expected[0])
+    assert first.url.startswith("http") and first.record_id and first.warc_date
+    assert first.warc_file == "sample.warc.gz" and first.length > 0
+    assert sum(d.duplicate_of is not None for d in docs) == sum('"duplicate_of"' in line for line in expected)
+
+
+def test_read_warc_takes_paths_str_and_stdin():
+    a = [d.id for d in cowrex.read_warc(FIXTURES / "sample.warc.gz")]
+    b = [d.id for d in cowrex.Extractor().read_warc(str(FIXTURES / "sample.warc.gz"), threads=2)]
+    assert a == b and a
+    script = "import cowrex, sys; print('\\n'.join(d.id for d in cowrex.read_warc('-')))"
+    out = subprocess.run([sys.executable, "-c", script], input=(FIXTURES / "sample.warc.gz").read_bytes(),
+                         capture_output=True, check=True)
+    assert out.stdout.decode().split() == a
+    # A manifest line under a base: its warc_file is the line, as process --manifest writes it.
+    docs = list(cowrex.read_warc("fixtures/sample.warc.gz", input_base=str(FIXTURES.parent)))
+    assert [d.id for d in docs] == a
+    assert {d.warc_file for d in docs} == {"fixtures/sample.warc.gz"}
+
+
+def test_damaged_warc_is_read_past_its_damage(tmp_path):
+    out = run_cli("process", "--no-progress", "--format", "jsonl", FIXTURES / "broken.warc.gz", "-o", tmp_path)
+    stats = json.loads((tmp_path / "broken.stats.json").read_text())
+    reader = cowrex.read_warc(FIXTURES / "broken.warc.gz")
+    docs = list(reader)
+    assert len(docs) == stats["documents"]
+    assert reader.stats["fates"] == stats["fates"]
+    assert sum(reader.stats["stream_errors"].values()) == sum(
+        v for k, v in stats["stream_errors"].items() if k != "io_error"
+    )
+
+
+def test_bad_input_gives_an_empty_document_not_an_exception():
+    for html in (b"", b"\x00" * 1000, bytes(range(256)) * 10, "   ", b"<html><body></body></html>"):
+        doc = cowrex.extract(html)
+        assert doc.blocks == [] and doc.text == ""
+        assert doc.to_dict()["text"] == ""
+
+
+def test_errors_are_python_exceptions_with_the_cli_messages(tmp_path):
+    with pytest.raises(ValueError, match="invalid value 'nope' for scorer"):
+        cowrex.Extractor(scorer="nope")
+    with pytest.raises(TypeError, match="unknown option 'colour'"):
+        cowrex.Extractor(colour="red")
+    with pytest.raises(TypeError, match="str or bytes"):
+        cowrex.extract(42)
+    with pytest.raises(ValueError, match="needs n-gram scoring"):
+        cowrex.Extractor(scorer="ngram", ngram="off")
+    missing = tmp_path / "missing.warc.gz"
+    cli = run_cli("process", "--no-progress", missing, "-o", tmp_path / "out")
+    message = cli.stderr.decode().splitlines()[0].removeprefix("cowrex: ")
+    assert message.startswith("cannot read")
+    with pytest.raises(OSError) as e:
+        cowrex.read_warc(missing)
+    assert str(e.value) == message
+    model = tmp_path / "missing.gbt"
+    cli = run_cli("extract", "--combined-model", model, FIXTURES / "sample.warc.gz")
+    with pytest.raises(OSError) as e:
+        cowrex.Extractor(combined_model=model)
+    assert "cowrex: " + str(e.value) == cli.stderr.decode().strip()
+    bad = tmp_path / "bad.gbt"
+    bad.write_text("not a model")
+    with pytest.raises(ValueError, match="bad.gbt"):
+        cowrex.Extractor(combined_model=bad)
+
+
+def test_a_thread_pool_gives_the_sequential_results():
+    pages = [html for html in PAGES.values()] * 8
+    extractor = cowrex.Extractor()
+    sequential = [extractor.extract(p).text for p in pages]
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(lambda p: extractor.extract(p).text, pages))
+    assert parallel == sequential
+    with ThreadPoolExecutor(4) as pool:
+        module = list(pool.map(lambda p: cowrex.extract(p).text, pages))
+    assert module == sequential
+
+
+def test_the_gil_is_released_while_rust_works():
+    # With a long switch interval, another Python thread runs during a call only if the call
+    # releases the GIL.
+    page = b"<html><body>" + b"".join(
+        b"<div class='c%d'><p>Paragraph %d of a long page with enough words to be scored as text.</p></div>" % (i % 50, i)
+        for i in range(20000)
+    ) + b"</body></html>"
+    extractor = cowrex.Extractor()
+    count = [0]
+    stop = threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            count[0] += 1
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(5.0)
+    t = threading.Thread(target=spin)
+    try:
+        t.start()
+        before = count[0]
+        extractor.extract(page)
+        during = count[0] - before
+    finally:
+        stop.set()
+        t.join()
+        sys.setswitchinterval(old)
+    assert during > 1000, during
+
+
+def test_documents_and_blocks_print_usefully():
+    doc = cowrex.extract(PAGES["article"], url="https://example.org/ducks")
+    assert "example.org/ducks" in repr(doc)
+    assert repr(doc.blocks[0]).startswith("<cowrex.Block idx=")
+    assert doc.host == "example.org"
+    assert doc.threshold > 0
+
+
+def test_read_warc_streams_http_urls():
+    import functools
+    import http.server
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(FIXTURES))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/sample.warc.gz"
+        remote = [d.to_json() for d in cowrex.read_warc(url, threads=2)]
+        with pytest.raises(OSError):
+            list(cowrex.read_warc(url.replace("sample", "missing")))
+    finally:
+        server.shutdown()
+    local = [d.to_json() for d in cowrex.read_warc(FIXTURES / "sample.warc.gz")]
+    assert [json.loads(x)["id"] for x in remote] == [json.loads(x)["id"] for x in local]
+    assert [json.loads(x)["text"] for x in remote] == [json.loads(x)["text"] for x in local]

@@ -1,0 +1,310 @@
+//! The front door of the library: build an [`Extractor`] once from [`Options`], share it
+//! between threads, and analyse pages with [`Extractor::extract`] or stream the documents of
+//! WARC files with [`Extractor::read_warc`]. The command line and the Python package are
+//! layers over it.
+//!
+//! ```
+//! let extractor = cowrex::Extractor::builtin();
+//! let html = b"<html><head><title>Ducks</title></head><body>\
+//!     <nav><a href='/'>Home</a> | <a href='/about'>About</a></nav>\
+//!     <p>Ducks are water birds of the family Anatidae. They live in fresh and salt water, \
+//!     eat plants, insects and small fish, and most species migrate in large flocks.</p>\
+//!     <footer>Copyright 2026</footer></body></html>";
+//! let doc = extractor.extract(html, Some("https://example.org/ducks"));
+//! assert_eq!(doc.title.as_deref(), Some("Ducks"));
+//! assert!(doc.text().starts_with("Ducks are water birds"));
+//! for b in &doc.blocks {
+//!     println!("{} {} {:.2} {}", b.idx, b.bpc(), b.bpv, b.text);
+//! }
+//! ```
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::classify::{self, LangChoice, Models, NgramChoice, Scorer, mlp};
+use crate::document::{self, Config, Document, Meta, Page, StageTimes};
+use crate::pipeline::stream::{Documents, StreamConfig};
+use crate::pipeline::{Input, manifest};
+use crate::warc::Location;
+
+/// What an [`Extractor`] loads and how it analyses pages.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The scorer whose result is `bpv` and decides what is boilerplate.
+    pub scorer: Scorer,
+    /// Which built-in MLP scores a document (`Auto`: by its identified language).
+    pub lang: LangChoice,
+    /// Which n-gram model scores blocks.
+    pub ngram: NgramChoice,
+    /// An MLP file (cowrex compact format or FANN `.net`) for every document.
+    pub mlp_model: Option<PathBuf>,
+    /// An n-gram model file (from `cowrex train ngram`).
+    pub ngram_model: Option<PathBuf>,
+    /// A combined model file (from `cowrex train combined`).
+    pub combined_model: Option<PathBuf>,
+    /// A markup model file (from `cowrex train markup`).
+    pub markup_model: Option<PathBuf>,
+    /// Text-quality profiles (from `cowrex train profile`) instead of the built-in ones.
+    pub profiles: Vec<PathBuf>,
+    /// Thresholds, caps, syntax and what is computed per document.
+    pub config: Config,
+}
+
+impl Default for Options {
+    /// The built-in models; the combined model decides with each document's own threshold;
+    /// no shingles.
+    fn default() -> Self {
+        Options {
+            scorer: Scorer::Combined,
+            lang: LangChoice::Auto,
+            ngram: NgramChoice::Auto,
+            mlp_model: None,
+            ngram_model: None,
+            combined_model: None,
+            markup_model: None,
+            profiles: Vec::new(),
+            config: Config {
+                shingles: false,
+                ..Config::default()
+            },
+        }
+    }
+}
+
+/// Why an [`Extractor`] could not be built or an input not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The options do not go together, or a model file is not a model.
+    Options(String),
+    /// A file or URL could not be read.
+    Io(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Options(m) | Error::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+fn read_file(p: &Path, what: &str) -> Result<Vec<u8>, Error> {
+    std::fs::read(p).map_err(|e| Error::Io(format!("cannot read {what}{}: {e}", p.display())))
+}
+
+/// Read an MLP file (cowrex compact format or FANN `.net`) for texrex's 37 features; returns
+/// the model and the file's text.
+pub fn load_mlp(p: &Path) -> Result<(mlp::Mlp, String), Error> {
+    let bad = |e: &dyn std::fmt::Display| Error::Options(format!("{}: {e}", p.display()));
+    let text = String::from_utf8(read_file(p, "model ")?).map_err(|_| bad(&"not UTF-8"))?;
+    let m = mlp::Mlp::parse(&text).map_err(|e| bad(&e))?;
+    if m.inputs != crate::features::texrex::N_FEATURES {
+        return Err(bad(&format!(
+            "model has {} inputs, texrex features are 37",
+            m.inputs
+        )));
+    }
+    Ok((m, text))
+}
+
+impl Options {
+    /// Load the models these options name.
+    pub fn models(&self) -> Result<Models, Error> {
+        let bad =
+            |p: &Path, e: &dyn std::fmt::Display| Error::Options(format!("{}: {e}", p.display()));
+        let mlp = self.mlp_model.as_deref().map(load_mlp).transpose()?;
+        let ngram_file = match &self.ngram_model {
+            None => None,
+            Some(p) => {
+                let bytes = read_file(p, "")?;
+                let m = classify::read_ngram(&bytes).map_err(|e| bad(p, &e))?;
+                Some((m, bytes))
+            }
+        };
+        let mut models = Models::new(self.lang, mlp, self.ngram, ngram_file);
+        if !self.profiles.is_empty() {
+            let mut profiles = Vec::new();
+            for p in &self.profiles {
+                let text = String::from_utf8(read_file(p, "profile ")?)
+                    .map_err(|_| bad(p, &"not UTF-8"))?;
+                let stem = p
+                    .file_stem()
+                    .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+                profiles
+                    .push(classify::quality::Profile::parse(&text, &stem).map_err(|e| bad(p, &e))?);
+            }
+            models.set_profiles(classify::quality::Profiles::new(profiles));
+        }
+        if let Some(p) = &self.combined_model {
+            let bytes = read_file(p, "combined model ")?;
+            let m = classify::model_text(&bytes)
+                .and_then(|t| classify::combined::Model::parse(&t))
+                .map_err(|e| bad(p, &e))?;
+            models.set_combined(m, &bytes);
+        }
+        if let Some(p) = &self.markup_model {
+            let bytes = read_file(p, "markup model ")?;
+            let m = classify::model_text(&bytes)
+                .and_then(|t| classify::markup::MarkupModel::parse(&t))
+                .map_err(|e| bad(p, &e))?;
+            models.set_markup(m, &bytes);
+        }
+        if self.scorer == Scorer::Ngram && self.ngram == NgramChoice::Off {
+            return Err(Error::Options(
+                "--scorer ngram needs n-gram scoring; drop --ngram off".into(),
+            ));
+        }
+        models.set_scorer(self.scorer);
+        Ok(models)
+    }
+}
+
+/// Analyses pages with one set of models and settings. Cheap to clone and `Send + Sync`:
+/// build it once (loading the models takes a moment) and use it from any thread.
+#[derive(Debug, Clone)]
+pub struct Extractor {
+    models: Arc<Models>,
+    config: Config,
+}
+
+impl Extractor {
+    /// Load the models `options` name.
+    pub fn new(options: &Options) -> Result<Extractor, Error> {
+        Ok(Extractor {
+            models: Arc::new(options.models()?),
+            config: options.config,
+        })
+    }
+
+    /// The built-in models with [`Options::default`].
+    pub fn builtin() -> Extractor {
+        Extractor::new(&Options::default()).expect("the built-in models load (tested)")
+    }
+
+    /// The models, shared.
+    pub fn models(&self) -> &Arc<Models> {
+        &self.models
+    }
+
+    /// The analysis settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Analyse one page: HTML, or an HTML file that starts with an ARC line or an HTTP head
+    /// (its charset is then a hint). Every block is scored, none removed; a page without text
+    /// (empty, binary) gives a document without blocks. `url` gives the host and the
+    /// top-level domain (a charset hint).
+    pub fn extract(&self, html: &[u8], url: Option<&str>) -> Document {
+        let (start, charset) = document::split_page(html);
+        let meta = Meta {
+            url: url.unwrap_or_default().to_string(),
+            ..Default::default()
+        };
+        let page = Page {
+            raw: html,
+            payload: &html[start..],
+            http_charset: charset.as_deref(),
+            meta: meta.clone(),
+        };
+        let analysed = if crate::pipeline::looks_binary(page.payload) {
+            Err(document::Skip::NoText)
+        } else {
+            document::analyze(page, &self.models, &self.config, &mut StageTimes::default())
+        };
+        analysed.unwrap_or_else(|_| {
+            let (host, tld) = document::host_and_tld(&meta.url);
+            Document {
+                id: document::doc_id(&meta),
+                meta,
+                host,
+                tld,
+                threshold: self.config.threshold.unwrap_or(0.5),
+                ..Document::default()
+            }
+        })
+    }
+
+    /// Stream the documents of a WARC file (`.warc`, `.warc.gz`), an http(s) URL of one, or
+    /// `-` for standard input, analysed on `threads` worker threads (0: one per core) in
+    /// input order. `Err` when the input cannot be opened; damage inside it is skipped and
+    /// counted ([`Documents::stats`]).
+    ///
+    /// ```
+    /// let extractor = cowrex::Extractor::builtin();
+    /// let mut docs = extractor.read_warc("fixtures/sample.warc.gz", 2).unwrap();
+    /// for doc in &mut docs {
+    ///     let doc = doc.unwrap();
+    ///     println!("{} {} {}", doc.meta.url, doc.language_code(), doc.text().len());
+    /// }
+    /// assert!(docs.stats().documents > 0);
+    /// assert_eq!(docs.stats().fates["written"], docs.stats().documents);
+    /// assert!(extractor.read_warc("no/such.warc.gz", 1).is_err());
+    /// ```
+    pub fn read_warc(&self, input: &str, threads: usize) -> Result<Documents, Error> {
+        self.read_warc_line(input, None, threads)
+    }
+
+    /// [`Extractor::read_warc`] for a line of a manifest: a path or URL relative to `base` (a
+    /// directory or an http(s) URL, such as `https://data.commoncrawl.org/`) when given. The
+    /// documents' `arcfile` is then the line, as `process --manifest --input-base` writes it.
+    pub fn read_warc_line(
+        &self,
+        input: &str,
+        base: Option<&str>,
+        threads: usize,
+    ) -> Result<Documents, Error> {
+        let mut spooled = None;
+        let input = if input == "-" {
+            let path = std::env::temp_dir().join(format!(
+                "cowrex-stdin-{}-{:x}.warc",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos())
+            ));
+            let mut f = std::fs::File::create(&path)
+                .map_err(|e| Error::Io(format!("cannot spool standard input: {e}")))?;
+            let copied = std::io::copy(&mut std::io::stdin().lock(), &mut f);
+            spooled = Some(path.clone());
+            if let Err(e) = copied {
+                let _ = std::fs::remove_file(&path);
+                return Err(Error::Io(format!("cannot spool standard input: {e}")));
+            }
+            Input {
+                location: Location::File(path),
+                stem: "stdin".into(),
+                arcfile: "-".into(),
+            }
+        } else {
+            let input = if base.is_none() && !manifest::is_url(input) {
+                Input::file(PathBuf::from(input))
+            } else {
+                manifest::resolve(input, base).map_err(Error::Io)?
+            };
+            if let Location::File(p) = &input.location {
+                std::fs::File::open(p)
+                    .and_then(|mut f| f.read(&mut [0u8; 1]))
+                    .map_err(|e| Error::Io(format!("cannot read {}: {e}", p.display())))?;
+            }
+            input
+        };
+        let cfg = StreamConfig {
+            doc: self.config,
+            threads: if threads == 0 {
+                StreamConfig::default().threads
+            } else {
+                threads
+            },
+            ..StreamConfig::default()
+        };
+        let mut docs = crate::pipeline::stream::stream(vec![input], Arc::clone(&self.models), &cfg);
+        if let Some(p) = spooled {
+            docs.remove_on_drop(p);
+        }
+        Ok(docs)
+    }
+}

@@ -1,0 +1,238 @@
+//! Documents of WARC inputs as an iterator, for library users: the reader thread and worker
+//! threads of [`super::run`], with the consumer in place of the writer. Documents come in
+//! input order whatever the number of workers, and memory stays bounded: the reader waits
+//! while the consumer is more than a window of records behind.
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crossbeam_channel::{Receiver, Sender, bounded};
+use rustc_hash::FxHashMap;
+
+use super::{Input, Job, reader, record_page};
+use crate::classify::Models;
+use crate::document::{self, Config, Document, StageTimes};
+use crate::warc::Retry;
+
+/// Settings of a stream.
+#[derive(Debug, Clone)]
+pub struct StreamConfig {
+    pub doc: Config,
+    /// Worker threads (at least one).
+    pub threads: usize,
+    /// Record blocks above this many bytes are skipped (`skipped.payload_too_large`).
+    pub max_payload: u64,
+    /// Retries of http(s) inputs.
+    pub retry: Retry,
+}
+
+impl Default for StreamConfig {
+    fn default() -> Self {
+        StreamConfig {
+            doc: Config::default(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_payload: super::MAX_PAYLOAD,
+            retry: Retry::default(),
+        }
+    }
+}
+
+/// What became of the records read so far, as `process` counts them in its stats.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamStats {
+    pub records: u64,
+    pub documents: u64,
+    /// Records by fate (`written`, `skipped.not_html`, …).
+    pub fates: BTreeMap<String, u64>,
+    /// Damaged stretches of the inputs that held no readable record, by reason.
+    pub stream_errors: BTreeMap<String, u64>,
+}
+
+/// An input that could not be read to its end (the documents read before it were yielded).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// The input as given.
+    pub input: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.input, self.message)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+enum Out {
+    Start(usize),
+    Record(Result<Box<Document>, String>),
+    Skipped(&'static str),
+    End(Option<String>),
+    Abort,
+}
+
+/// The documents of a stream's inputs in input order; see [`stream`].
+pub struct Documents {
+    inputs: Arc<Vec<Input>>,
+    rx: Receiver<Vec<(u64, Out)>>,
+    tokens: Sender<()>,
+    pending: BTreeMap<u64, Out>,
+    next: u64,
+    /// Text fingerprints of the current input's documents, with the id of the first one.
+    seen: FxHashMap<u128, String>,
+    current: usize,
+    stats: StreamStats,
+    /// A file to remove when the stream is dropped (standard input spooled to disk).
+    spooled: Option<PathBuf>,
+}
+
+/// Read `inputs` on a reader thread and analyse their HTML responses on `cfg.threads` worker
+/// threads. Each document is yielded once the ones before it have been; a document with the
+/// same text as an earlier one of its input gets [`Document::duplicate_of`]. An input that
+/// cannot be read to its end yields an [`InputError`] after its readable documents, and the
+/// stream goes on with the next input. Dropping the iterator stops the threads.
+pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Documents {
+    let threads = cfg.threads.max(1);
+    let window = 64 * threads + 64;
+    let (job_tx, job_rx) = bounded::<Vec<(u64, Job)>>(2 * threads);
+    let (done_tx, done_rx) = bounded::<Vec<(u64, Out)>>(2 * threads);
+    let (token_tx, token_rx) = bounded::<()>(window);
+    for _ in 0..window {
+        token_tx.send(()).expect("fresh channel");
+    }
+    let inputs = Arc::new(inputs);
+    let (max_payload, retry) = (cfg.max_payload, cfg.retry);
+    {
+        let inputs = Arc::clone(&inputs);
+        std::thread::spawn(move || reader(&inputs, max_payload, retry, job_tx, token_rx));
+    }
+    for _ in 0..threads {
+        let (rx, tx, models) = (job_rx.clone(), done_tx.clone(), Arc::clone(&models));
+        let (inputs, doc_cfg) = (Arc::clone(&inputs), cfg.doc);
+        std::thread::spawn(move || worker(&inputs, &models, &doc_cfg, max_payload, rx, tx));
+    }
+    Documents {
+        inputs,
+        rx: done_rx,
+        tokens: token_tx,
+        pending: BTreeMap::new(),
+        next: 0,
+        seen: FxHashMap::default(),
+        current: 0,
+        stats: StreamStats::default(),
+        spooled: None,
+    }
+}
+
+fn worker(
+    inputs: &[Input],
+    models: &Models,
+    cfg: &Config,
+    max_payload: u64,
+    rx: Receiver<Vec<(u64, Job)>>,
+    tx: Sender<Vec<(u64, Out)>>,
+) {
+    for batch in rx {
+        let out = batch.into_iter().map(|(seq, job)| {
+            let out = match job {
+                Job::Start { file } => Out::Start(file),
+                Job::End { error, .. } => Out::End(error),
+                Job::Abort => Out::Abort,
+                Job::Skipped { reason, .. } => Out::Skipped(reason),
+                Job::TooLarge(_) => Out::Record(Err("skipped.payload_too_large".into())),
+                Job::Broken(_) => Out::Record(Err("error.read".into())),
+                Job::Record(r, file) => {
+                    let res = catch_unwind(AssertUnwindSafe(|| {
+                        let mut decoded = Vec::new();
+                        let page =
+                            record_page(&r, &inputs[file].arcfile, max_payload, &mut decoded)?;
+                        document::analyze(page, models, cfg, &mut StageTimes::default())
+                            .map_err(|s| format!("skipped.{}", s.reason()))
+                    }));
+                    Out::Record(match res {
+                        Ok(r) => r.map(Box::new),
+                        Err(_) => Err("error.panic".into()),
+                    })
+                }
+            };
+            (seq, out)
+        });
+        if tx.send(out.collect()).is_err() {
+            return;
+        }
+    }
+}
+
+impl Documents {
+    /// What became of the records read so far.
+    pub fn stats(&self) -> &StreamStats {
+        &self.stats
+    }
+
+    /// Remove `path` when the stream is dropped.
+    pub(crate) fn remove_on_drop(&mut self, path: PathBuf) {
+        self.spooled = Some(path);
+    }
+}
+
+impl Iterator for Documents {
+    type Item = Result<Document, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            while let Some(out) = self.pending.remove(&self.next) {
+                self.next += 1;
+                let _ = self.tokens.try_send(());
+                match out {
+                    Out::Start(file) => {
+                        self.current = file;
+                        self.seen.clear();
+                    }
+                    Out::Record(Err(fate)) => {
+                        self.stats.records += 1;
+                        *self.stats.fates.entry(fate).or_default() += 1;
+                    }
+                    Out::Record(Ok(mut doc)) => {
+                        self.stats.records += 1;
+                        self.stats.documents += 1;
+                        *self.stats.fates.entry("written".into()).or_default() += 1;
+                        match self.seen.entry(doc.fingerprint) {
+                            std::collections::hash_map::Entry::Occupied(e) => {
+                                doc.duplicate_of = Some(e.get().clone());
+                            }
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert(doc.id.clone());
+                            }
+                        }
+                        return Some(Ok(*doc));
+                    }
+                    Out::Skipped(reason) => {
+                        *self.stats.stream_errors.entry(reason.into()).or_default() += 1;
+                    }
+                    Out::End(None) | Out::Abort => {}
+                    Out::End(Some(message)) => {
+                        return Some(Err(InputError {
+                            input: self.inputs[self.current].location.to_string(),
+                            message,
+                        }));
+                    }
+                }
+            }
+            match self.rx.recv() {
+                Ok(batch) => self.pending.extend(batch),
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+impl Drop for Documents {
+    fn drop(&mut self) {
+        if let Some(p) = &self.spooled {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
