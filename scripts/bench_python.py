@@ -114,8 +114,9 @@ def ensure_venv():
     py = os.path.join(VENV, "bin", "python")
     if not os.path.exists(py):
         subprocess.check_call([sys.executable, "-m", "venv", VENV])
-        subprocess.check_call([py, "-m", "pip", "install", "--quiet", "trafilatura", "rs-trafilatura",
-                               "resiliparse", "fastwarc"])
+    # trafilatura's jusText needs lxml_html_clean with lxml >= 5.2.
+    subprocess.check_call([py, "-m", "pip", "install", "--quiet", "trafilatura", "rs-trafilatura",
+                           "resiliparse", "fastwarc", "lxml_html_clean"])
     subprocess.check_call([py, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps",
                            os.path.join(ROOT, "python")])
     return py
