@@ -524,7 +524,7 @@ fn detection_follows_jaccard_similarity() {
             max_redundancy: 200,
             memory: 64 << 20,
             threads: 2,
-            tmp_dir: dir.clone(),
+            tmp_dir: dir.to_path_buf(),
             previous: HashSet::new(),
         };
         let mut out = Vec::new();

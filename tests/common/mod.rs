@@ -25,12 +25,40 @@ pub fn shared_data(sub: &str) -> Option<PathBuf> {
     }
 }
 
-/// A fresh temporary directory.
-pub fn tempdir(name: &str) -> PathBuf {
+/// A fresh temporary directory, removed when dropped (also when a test fails and unwinds).
+pub fn tempdir(name: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("cowrex-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    TempDir(d)
+}
+
+/// See [`tempdir`].
+pub struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
 }
 
 pub fn fixture(name: &str) -> PathBuf {
