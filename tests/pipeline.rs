@@ -114,6 +114,7 @@ fn broken_input_loses_nothing_else() {
     let fates = &stats["fates"];
     assert_eq!(fates["skipped.payload_too_large"], 1, "{stats}");
     assert_eq!(fates["skipped.capped"], 1, "the 100,000-deep page: {stats}");
+    assert_eq!(stats["capped"]["depth"], 1, "capped and fates agree: {stats}");
     assert_eq!(fates["skipped.binary"], 1, "{stats}");
     assert_eq!(stats["malformed_text"], 1);
     // Garbage between members and the truncated member are skipped and reported.
@@ -167,13 +168,143 @@ fn unreadable_inputs_fail_clearly_without_stopping_the_batch() {
         "{err}"
     );
     check_outputs(&out, "sample");
-    // Not a WARC at all: reported as damage, the file still completes.
-    let junk = out.join("junk.warc");
+}
+
+/// A record of any type with a plain-text block.
+fn raw_record(warc_type: &str, content_type: &str, block: &[u8], n: usize) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: {warc_type}\r\nWARC-Target-URI: https://example.org/{n}\r\n\
+         WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{n:012}>\r\n\
+         Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+#[test]
+fn inputs_without_warc_records_fail_with_their_reason() {
+    let dir = tempdir("not-warc");
+    let out = dir.join("out");
+    let junk = dir.join("junk.warc");
     std::fs::write(&junk, b"this is not a warc file\n").unwrap();
-    let o = process(&[&junk], &out, &[]);
+    let random = dir.join("random.warc.gz");
+    let mut rng = Rng(7);
+    let bytes: Vec<u8> = (0..100_000).map(|_| rng.next() as u8).collect();
+    std::fs::write(&random, &bytes).unwrap();
+    let empty = dir.join("empty.warc");
+    std::fs::write(&empty, b"").unwrap();
+    let wet = dir.join("text.warc");
+    let mut w = raw_record("warcinfo", "application/warc-fields", b"software: x\r\n", 0);
+    w.extend(raw_record(
+        "conversion",
+        "text/plain",
+        b"Some extracted text.",
+        1,
+    ));
+    std::fs::write(&wet, &w).unwrap();
+    let inputs = [&junk, &random, &empty, &wet, &fixture("sample.warc.gz")];
+    let paths: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
+    let o = process(&paths, &out, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for line in [
+        "junk.warc: no WARC record in its 24 bytes: not a WARC file",
+        "random.warc.gz: no WARC record in its 100000 bytes: not a WARC file",
+        "empty.warc: empty file: no WARC record",
+        "text.warc: a WET file",
+    ] {
+        assert!(err.contains(line), "{line}: {err}");
+    }
+    assert!(err.contains("1 files done, 0 skipped, 4 failed"), "{err}");
+    for (stem, input_bytes) in [("junk", 24), ("random", 100_000), ("empty", 0)] {
+        let stats: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("{stem}.stats.json"))).unwrap())
+                .unwrap();
+        assert_eq!(stats["records"], 0, "{stem}");
+        assert_eq!(stats["stream_errors"]["not_warc"], 1, "{stem}");
+        assert_eq!(stats["stream_error_bytes"], input_bytes, "{stem}");
+        assert_eq!(stats["bytes"]["input"], input_bytes, "{stem}");
+        assert!(!out.join(format!("{stem}.done.json")).exists(), "{stem}");
+        assert!(!out.join(format!("{stem}.xml.gz")).exists(), "{stem}");
+    }
+    assert!(!out.join("text.done.json").exists());
+    assert!(out.join("sample.done.json").exists());
+    // `status` counts them as failed; the library stream says why.
+    let manifest = dir.join("inputs.txt");
+    let lines: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    std::fs::write(&manifest, lines.join("\n") + "\n").unwrap();
+    let status = cowrex()
+        .args(["status", "--manifest"])
+        .arg(&manifest)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&status.stdout).trim(),
+        "5 inputs: 1 done, 4 failed, 0 missing"
+    );
+    let extractor = cowrex::Extractor::builtin();
+    for p in [&junk, &empty, &wet] {
+        let items: Vec<_> = extractor
+            .read_warc(p.to_str().unwrap(), 1)
+            .unwrap()
+            .collect();
+        assert!(
+            matches!(items.last(), Some(Err(e)) if e.message.contains("WARC") || e.message.contains("WET")),
+            "{}",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn compressed_payloads_are_decoded_and_capped_by_what_they_hold() {
+    use std::io::Write;
+    let dir = tempdir("content-encoding");
+    let gzip = |data: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    };
+    let response = |body: &[u8]| {
+        let mut b = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Encoding: gzip\r\n\
+             Content-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        b.extend_from_slice(body);
+        b
+    };
+    let page = b"<html><body><p>This page was stored as the server sent it, compressed with gzip, \
+        and its text is still read in full by the pipeline.</p></body></html>";
+    let mut bomb = b"<html><body><p>".to_vec();
+    bomb.extend(std::iter::repeat_n(b' ', 2_000_000));
+    let mut warc = raw_record(
+        "response",
+        "application/http; msgtype=response",
+        &response(&gzip(page)),
+        1,
+    );
+    warc.extend(raw_record(
+        "response",
+        "application/http; msgtype=response",
+        &response(&gzip(&bomb)),
+        2,
+    ));
+    let input = dir.join("encoded.warc");
+    std::fs::write(&input, &warc).unwrap();
+    let o = process(&[&input], &dir.join("out"), &["--max-payload", "1000000"]);
     assert!(o.status.success());
-    let stats = check_outputs(&out, "junk");
-    assert_eq!(stats["records"], 0);
+    let stats = check_outputs(&dir.join("out"), "encoded");
+    assert_eq!(stats["fates"]["written"], 1, "{stats}");
+    assert_eq!(stats["fates"]["skipped.payload_too_large"], 1, "{stats}");
+    let xml = String::from_utf8(gunzip(&dir.join("out").join("encoded.xml.gz"))).unwrap();
+    assert!(xml.contains("compressed with gzip"));
 }
 
 #[test]
@@ -480,5 +611,4 @@ fn the_library_streams_the_documents_process_writes() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&out);
 }

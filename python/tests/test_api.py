@@ -156,6 +156,13 @@ def test_errors_are_python_exceptions_with_the_cli_messages(tmp_path):
     with pytest.raises(OSError) as e:
         cowrex.Extractor(combined_model=model)
     assert "cowrex: " + str(e.value) == cli.stderr.decode().strip()
+    junk = tmp_path / "junk.warc"
+    junk.write_bytes(b"this is not a warc file\n")
+    cli = run_cli("process", "--no-progress", junk, "-o", tmp_path / "out")
+    assert cli.returncode == 1
+    with pytest.raises(OSError) as e:
+        list(cowrex.read_warc(junk))
+    assert f"cowrex: {e.value}" in cli.stderr.decode()
     bad = tmp_path / "bad.gbt"
     bad.write_text("not a model")
     with pytest.raises(ValueError, match="bad.gbt"):

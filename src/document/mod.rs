@@ -238,7 +238,7 @@ pub enum Skip {
     /// Badness above the configured maximum.
     BadQuality,
     /// A cap stopped segmentation before any text was found.
-    Capped,
+    Capped(Cap),
 }
 
 impl Skip {
@@ -247,7 +247,7 @@ impl Skip {
             Skip::NoText => "no_text",
             Skip::Filtered => "filtered",
             Skip::BadQuality => "bad_quality",
-            Skip::Capped => "capped",
+            Skip::Capped(_) => "capped",
         }
     }
 }
@@ -384,11 +384,7 @@ pub fn analyze(
         .zip(&cleansed)
         .map(|(block, cleansed)| BlockInput { block, cleansed })
         .collect();
-    let no_text = if seg.capped.is_some() {
-        Skip::Capped
-    } else {
-        Skip::NoText
-    };
+    let no_text = seg.capped.map_or(Skip::NoText, Skip::Capped);
     let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(no_text)?;
 
     let mut blocks = Vec::new();

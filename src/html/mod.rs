@@ -231,6 +231,16 @@ pub enum Cap {
     Blocks,
 }
 
+impl Cap {
+    /// The cap's name in the statistics (`capped`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Cap::Depth => "depth",
+            Cap::Blocks => "blocks",
+        }
+    }
+}
+
 /// How tags are recognised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Syntax {

@@ -22,7 +22,8 @@ pub struct FileStats {
     /// Blocks found by segmentation and blocks written.
     pub blocks_found: u64,
     pub blocks_written: u64,
-    /// Written documents whose segmentation stopped at a cap, by cap.
+    /// Records whose segmentation stopped at a cap, by cap: written documents and the
+    /// `skipped.capped` records that had no text before the cap.
     pub capped: BTreeMap<String, u64>,
     /// Records the crawler marked with `WARC-Truncated`, by reason.
     pub warc_truncated: BTreeMap<String, u64>,

@@ -235,6 +235,8 @@ enum Done {
         block_bytes: u64,
         truncated: Option<String>,
         doc: Option<Box<DocOut>>,
+        /// The cap that stopped segmentation, whether the document was written or skipped.
+        capped: Option<&'static str>,
         times: StageTimes,
     },
     Skipped {
@@ -432,10 +434,10 @@ fn worker(
                     let res = catch_unwind(AssertUnwindSafe(|| {
                         process_record(&r, arcfile, models, cfg, formats, max_payload, &mut times)
                     }));
-                    let (fate, doc) = match res {
-                        Ok(Ok(doc)) => ("written".to_string(), Some(doc)),
-                        Ok(Err(fate)) => (fate, None),
-                        Err(_) => ("error.panic".to_string(), None),
+                    let (fate, capped, doc) = match res {
+                        Ok(Ok(doc)) => ("written".to_string(), doc.capped, Some(doc)),
+                        Ok(Err(r)) => (r.fate, r.capped.map(crate::html::Cap::name), None),
+                        Err(_) => ("error.panic".to_string(), None, None),
                     };
                     Done::Record {
                         warc_type: r.warc_type.clone(),
@@ -443,6 +445,7 @@ fn worker(
                         block_bytes: r.block.len() as u64,
                         truncated: r.truncated.clone(),
                         doc: doc.map(Box::new),
+                        capped,
                         times,
                     }
                 }
@@ -462,7 +465,35 @@ fn plain(r: &Record, fate: &str) -> Done {
         block_bytes: r.block.len() as u64,
         truncated: r.truncated.clone(),
         doc: None,
+        capped: None,
         times: StageTimes::default(),
+    }
+}
+
+/// Why an input read to its end holds nothing for cowrex: no WARC record in its bytes (random
+/// bytes, a text or HTML file, an empty file), or only the records of a WET or WAT file. `None`
+/// for a WARC file (even one without HTML responses).
+pub(crate) fn not_a_warc(records_by_type: &BTreeMap<String, u64>, bytes: u64) -> Option<String> {
+    if records_by_type.values().sum::<u64>() == 0 {
+        return Some(if bytes == 0 {
+            "empty file: no WARC record".into()
+        } else {
+            format!("no WARC record in its {bytes} bytes: not a WARC file")
+        });
+    }
+    let only = |kind: &str| {
+        records_by_type.contains_key(kind)
+            && records_by_type.keys().all(|k| k == kind || k == "warcinfo")
+    };
+    if only("conversion") {
+        Some(
+            "a WET file (extracted text, no HTML): cowrex reads WARC files of HTTP responses"
+                .into(),
+        )
+    } else if only("metadata") {
+        Some("a WAT file (metadata, no HTML): cowrex reads WARC files of HTTP responses".into())
+    } else {
+        None
     }
 }
 
@@ -502,9 +533,6 @@ pub(crate) fn record_page<'r>(
     if !html {
         return Err("skipped.not_html".into());
     }
-    if looks_binary(payload) {
-        return Err("skipped.binary".into());
-    }
     // Payloads still compressed by the server (crawlers normally store them decoded, often
     // without removing the header).
     let (raw, payload): (&[u8], &[u8]) = match resp.header("Content-Encoding").map(str::trim) {
@@ -522,6 +550,10 @@ pub(crate) fn record_page<'r>(
         }
         _ => (&r.block[..], payload),
     };
+    // Checked on the decoded payload, so that a compressed one is judged by what it holds.
+    if looks_binary(payload) {
+        return Err("skipped.binary".into());
+    }
     let meta = Meta {
         url: r.target_uri.clone().unwrap_or_default(),
         ip: r.ip.clone(),
@@ -541,6 +573,18 @@ pub(crate) fn record_page<'r>(
     })
 }
 
+/// Why a record gives no document: its fate, and the cap that stopped its segmentation.
+struct Rejected {
+    fate: String,
+    capped: Option<crate::html::Cap>,
+}
+
+impl From<String> for Rejected {
+    fn from(fate: String) -> Rejected {
+        Rejected { fate, capped: None }
+    }
+}
+
 /// Decide a record's fate and, for HTML responses, analyse it.
 fn process_record(
     r: &Record,
@@ -550,11 +594,16 @@ fn process_record(
     formats: Formats,
     max_payload: u64,
     times: &mut StageTimes,
-) -> Result<DocOut, String> {
+) -> Result<DocOut, Rejected> {
     let mut decoded = Vec::new();
     let page = record_page(r, arcfile, max_payload, &mut decoded)?;
-    let doc = document::analyze(page, models, cfg, times)
-        .map_err(|s| format!("skipped.{}", s.reason()))?;
+    let doc = document::analyze(page, models, cfg, times).map_err(|s| Rejected {
+        fate: format!("skipped.{}", s.reason()),
+        capped: match s {
+            document::Skip::Capped(c) => Some(c),
+            _ => None,
+        },
+    })?;
     let t = Instant::now();
     let lines = |l: xml::Lines| {
         let mut bytes = Vec::with_capacity(4096);
@@ -603,10 +652,7 @@ fn process_record(
         bdc: quality::bdc(doc.badness.unwrap_or(0.0)),
         blocks_found: doc.blocks_total as u64,
         blocks_written: doc.blocks.len() as u64,
-        capped: doc.capped.map(|c| match c {
-            crate::html::Cap::Depth => "depth",
-            crate::html::Cap::Blocks => "blocks",
-        }),
+        capped: doc.capped.map(crate::html::Cap::name),
         charset: doc.source_charset.clone(),
         evidence: match doc.evidence {
             Some(crate::decode::Evidence::Bom) => "bom",
@@ -857,6 +903,7 @@ fn writer(
                     block_bytes,
                     truncated,
                     mut doc,
+                    capped,
                     times,
                 } => {
                     let out = cur.as_mut().expect("records come between Start and End");
@@ -895,6 +942,9 @@ fn writer(
                         doc = None;
                     }
                     st.fate(&fate);
+                    if let Some(c) = capped {
+                        FileStats::bump(&mut st.capped, c, 1);
+                    }
                     if let Some(d) = doc {
                         let (xml_mark, json_mark) = match &first {
                             Some(id) => {
@@ -930,9 +980,6 @@ fn writer(
                         st.shingled += !d.shingles.is_empty() as u64;
                         st.links += d.links.iter().filter(|&&b| b == b'\n').count() as u64;
                         FileStats::bump(&mut st.text_quality, &d.bdc.to_string(), 1);
-                        if let Some(c) = d.capped {
-                            FileStats::bump(&mut st.capped, c, 1);
-                        }
                         FileStats::bump(&mut st.charsets, &d.charset, 1);
                         FileStats::bump(&mut st.charset_evidence, d.evidence, 1);
                         FileStats::bump(&mut st.languages, d.language, 1);
@@ -948,7 +995,19 @@ fn writer(
                 Done::End { error, bytes } => {
                     let mut out = cur.take().expect("End after Start");
                     out.stats.bytes.input = bytes;
-                    finish_file(cfg, &hash, model_sum, out, error, &mut summary)?;
+                    let failure = match error {
+                        Some(e) => Some(("io_error", e)),
+                        None => not_a_warc(&out.stats.records_by_type, bytes).map(|why| {
+                            if out.stats.records == 0 {
+                                // No byte of it was a record.
+                                let st = &mut out.stats;
+                                st.stream_error_bytes +=
+                                    bytes.saturating_sub(st.stream_error_bytes);
+                            }
+                            ("not_warc", why)
+                        }),
+                    };
+                    finish_file(cfg, &hash, model_sum, out, failure, &mut summary)?;
                 }
                 Done::Abort => {
                     let mut out = cur.take().expect("Abort after Start");
@@ -969,7 +1028,7 @@ fn finish_file(
     hash: &str,
     model_sum: &str,
     mut out: FileOut,
-    error: Option<String>,
+    error: Option<(&'static str, String)>,
     summary: &mut Summary,
 ) -> io::Result<()> {
     let dir = &cfg.out_dir;
@@ -988,18 +1047,22 @@ fn finish_file(
             out.started.elapsed().as_millis() as u64,
         ),
     ]);
-    if let Some(e) = &error {
-        FileStats::bump(&mut out.stats.stream_errors, "io_error", 1);
+    let mut outputs = Vec::new();
+    if let Some((reason, e)) = &error {
+        FileStats::bump(&mut out.stats.stream_errors, reason, 1);
         summary
             .files_failed
             .push((out.stats.input.clone(), e.clone()));
         // An input that could not be read to its end gets no `.done.json`: a rerun redoes it.
+        // Without any record, only a file that is not a WARC file keeps its statistics (they
+        // say how many bytes it had), so that `status` counts it as failed.
         if out.stats.records == 0 {
             out.discard();
-            return Ok(());
+            if *reason == "io_error" {
+                return Ok(());
+            }
         }
     }
-    let mut outputs = Vec::new();
     for o in out.outputs() {
         outputs.push(o.finish(dir)?);
     }

@@ -68,9 +68,11 @@ impl std::error::Error for InputError {}
 
 enum Out {
     Start(usize),
-    Record(Result<Box<Document>, String>),
+    /// A record's `WARC-Type` and its document or fate.
+    Record(String, Result<Box<Document>, String>),
     Skipped(&'static str),
-    End(Option<String>),
+    /// The end of an input: the error that stopped reading it, and its length.
+    End(Option<String>, u64),
     Abort,
 }
 
@@ -84,6 +86,8 @@ pub struct Documents {
     /// Text fingerprints of the current input's documents, with the id of the first one.
     seen: FxHashMap<u128, String>,
     current: usize,
+    /// The current input's records by `WARC-Type`.
+    types: BTreeMap<String, u64>,
     stats: StreamStats,
     /// A file to remove when the stream is dropped (standard input spooled to disk).
     spooled: Option<PathBuf>,
@@ -92,8 +96,8 @@ pub struct Documents {
 /// Read `inputs` on a reader thread and analyse their HTML responses on `cfg.threads` worker
 /// threads. Each document is yielded once the ones before it have been; a document with the
 /// same text as an earlier one of its input gets [`Document::duplicate_of`]. An input that
-/// cannot be read to its end yields an [`InputError`] after its readable documents, and the
-/// stream goes on with the next input. Dropping the iterator stops the threads.
+/// cannot be read to its end, or that holds no WARC record (or only a WET or WAT file's), yields
+/// an [`InputError`] after its readable documents, and the stream goes on with the next input. Dropping the iterator stops the threads.
 pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Documents {
     let threads = cfg.threads.max(1);
     let window = 64 * threads + 64;
@@ -122,6 +126,7 @@ pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Do
         next: 0,
         seen: FxHashMap::default(),
         current: 0,
+        types: BTreeMap::new(),
         stats: StreamStats::default(),
         spooled: None,
     }
@@ -139,11 +144,13 @@ fn worker(
         let out = batch.into_iter().map(|(seq, job)| {
             let out = match job {
                 Job::Start { file } => Out::Start(file),
-                Job::End { error, .. } => Out::End(error),
+                Job::End { error, bytes } => Out::End(error, bytes),
                 Job::Abort => Out::Abort,
                 Job::Skipped { reason, .. } => Out::Skipped(reason),
-                Job::TooLarge(_) => Out::Record(Err("skipped.payload_too_large".into())),
-                Job::Broken(_) => Out::Record(Err("error.read".into())),
+                Job::TooLarge(r) => {
+                    Out::Record(r.warc_type, Err("skipped.payload_too_large".into()))
+                }
+                Job::Broken(r) => Out::Record(r.warc_type, Err("error.read".into())),
                 Job::Record(r, file) => {
                     let res = catch_unwind(AssertUnwindSafe(|| {
                         let mut decoded = Vec::new();
@@ -152,10 +159,14 @@ fn worker(
                         document::analyze(page, models, cfg, &mut StageTimes::default())
                             .map_err(|s| format!("skipped.{}", s.reason()))
                     }));
-                    Out::Record(match res {
-                        Ok(r) => r.map(Box::new),
-                        Err(_) => Err("error.panic".into()),
-                    })
+                    let warc_type = r.warc_type.clone();
+                    Out::Record(
+                        warc_type,
+                        match res {
+                            Ok(r) => r.map(Box::new),
+                            Err(_) => Err("error.panic".into()),
+                        },
+                    )
                 }
             };
             (seq, out)
@@ -190,13 +201,18 @@ impl Iterator for Documents {
                     Out::Start(file) => {
                         self.current = file;
                         self.seen.clear();
+                        self.types.clear();
                     }
-                    Out::Record(Err(fate)) => {
+                    Out::Record(warc_type, result) => {
                         self.stats.records += 1;
-                        *self.stats.fates.entry(fate).or_default() += 1;
-                    }
-                    Out::Record(Ok(mut doc)) => {
-                        self.stats.records += 1;
+                        *self.types.entry(warc_type).or_default() += 1;
+                        let mut doc = match result {
+                            Ok(doc) => doc,
+                            Err(fate) => {
+                                *self.stats.fates.entry(fate).or_default() += 1;
+                                continue;
+                            }
+                        };
                         self.stats.documents += 1;
                         *self.stats.fates.entry("written".into()).or_default() += 1;
                         match self.seen.entry(doc.fingerprint) {
@@ -212,12 +228,15 @@ impl Iterator for Documents {
                     Out::Skipped(reason) => {
                         *self.stats.stream_errors.entry(reason.into()).or_default() += 1;
                     }
-                    Out::End(None) | Out::Abort => {}
-                    Out::End(Some(message)) => {
-                        return Some(Err(InputError {
-                            input: self.inputs[self.current].location.to_string(),
-                            message,
-                        }));
+                    Out::Abort => {}
+                    Out::End(error, bytes) => {
+                        let failure = error.or_else(|| super::not_a_warc(&self.types, bytes));
+                        if let Some(message) = failure {
+                            return Some(Err(InputError {
+                                input: self.inputs[self.current].location.to_string(),
+                                message,
+                            }));
+                        }
                     }
                 }
             }
