@@ -200,14 +200,30 @@ impl Extractor {
     /// top-level domain (a charset hint).
     pub fn extract(&self, html: &[u8], url: Option<&str>) -> Document {
         let (start, charset) = document::split_page(html);
+        self.analyse(html, start, charset.as_deref(), url)
+    }
+
+    /// [`Extractor::extract`] for a page that is already text (decoded by the caller): it is
+    /// read as UTF-8 whatever its `<meta charset>` says.
+    pub fn extract_str(&self, html: &str, url: Option<&str>) -> Document {
+        self.analyse(html.as_bytes(), 0, Some("utf-8"), url)
+    }
+
+    fn analyse(
+        &self,
+        raw: &[u8],
+        start: usize,
+        charset: Option<&str>,
+        url: Option<&str>,
+    ) -> Document {
         let meta = Meta {
             url: url.unwrap_or_default().to_string(),
             ..Default::default()
         };
         let page = Page {
-            raw: html,
-            payload: &html[start..],
-            http_charset: charset.as_deref(),
+            raw,
+            payload: &raw[start..],
+            http_charset: charset,
             meta: meta.clone(),
         };
         let analysed = if crate::pipeline::looks_binary(page.payload) {

@@ -114,7 +114,10 @@ fn broken_input_loses_nothing_else() {
     let fates = &stats["fates"];
     assert_eq!(fates["skipped.payload_too_large"], 1, "{stats}");
     assert_eq!(fates["skipped.capped"], 1, "the 100,000-deep page: {stats}");
-    assert_eq!(stats["capped"]["depth"], 1, "capped and fates agree: {stats}");
+    assert_eq!(
+        stats["capped"]["depth"], 1,
+        "capped and fates agree: {stats}"
+    );
     assert_eq!(fates["skipped.binary"], 1, "{stats}");
     assert_eq!(stats["malformed_text"], 1);
     // Garbage between members and the truncated member are skipped and reported.

@@ -223,7 +223,7 @@ fn default_extractor() -> &'static cowrex::Extractor {
     DEFAULT.get_or_init(cowrex::Extractor::builtin)
 }
 
-/// A page given as `str` or `bytes`.
+/// A page given as `str` (read as UTF-8) or `bytes` (its charset sniffed).
 enum Html<'py> {
     Text(std::borrow::Cow<'py, str>),
     Bytes(&'py [u8]),
@@ -242,13 +242,6 @@ impl<'py> Html<'py> {
             )))
         }
     }
-
-    fn bytes(&self) -> &[u8] {
-        match self {
-            Html::Text(s) => s.as_bytes(),
-            Html::Bytes(b) => b,
-        }
-    }
 }
 
 fn run_extract(
@@ -259,8 +252,12 @@ fn run_extract(
     url: Option<&str>,
 ) -> PyResult<Document> {
     let html = Html::of(html)?;
-    let bytes = html.bytes();
-    let doc = py.detach(|| guarded(|| extractor.extract(bytes, url)))?;
+    let doc = py.detach(|| {
+        guarded(|| match &html {
+            Html::Text(s) => extractor.extract_str(s, url),
+            Html::Bytes(b) => extractor.extract(b, url),
+        })
+    })?;
     Ok(Document { doc, dup_blocks })
 }
 

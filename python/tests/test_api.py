@@ -57,6 +57,15 @@ def test_str_and_bytes_give_the_same_document():
     assert all(isinstance(b.bpv, float) for b in a.blocks)
 
 
+def test_a_str_is_read_as_the_text_it_is_whatever_its_meta_charset_says():
+    html = PAGES["latin1"]  # <meta charset='iso-8859-1'>, Latin-1 bytes
+    from_bytes = cowrex.extract(html)
+    from_str = cowrex.extract(html.decode("latin-1"))
+    assert "Le café est une boisson" in from_bytes.text
+    assert from_str.text == from_bytes.text
+    assert from_str.title == "Café"
+
+
 def test_extract_on_shared_pages_gives_the_cli_text(tmp_path):
     pages = shared_pages(4)
     extractor = cowrex.Extractor()

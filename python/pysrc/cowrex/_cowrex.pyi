@@ -120,7 +120,9 @@ class WarcReader(Iterator[Document]):
 class Extractor:
     """Analyses pages with one set of models and options; thread-safe, reuse it."""
     def __init__(self, **options: Any) -> None: ...
-    def extract(self, html: Union[str, bytes], url: Optional[str] = None) -> Document: ...
+    def extract(self, html: Union[str, bytes], url: Optional[str] = None) -> Document:
+        """Analyse one page: bytes have their charset sniffed (BOM, HTTP head, meta, detection);
+        a str is taken as the text it is, whatever its meta charset says."""
     def read_warc(
         self, source: Union[str, os.PathLike[str]], threads: int = 0, input_base: Optional[str] = None
     ) -> WarcReader: ...
