@@ -5,7 +5,7 @@
 //!
 //! The input is a page's paragraphs in document order ([`Paragraph`]); the segmentation into
 //! them is the caller's. Stop words come from the `stop-words` crate (Stopwords ISO lists),
-//! chosen by the document's language ([`stop_words`]).
+//! chosen by the document's language ([`stop_words()`]).
 
 use rustc_hash::FxHashSet;
 

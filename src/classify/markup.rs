@@ -167,7 +167,7 @@ impl Counts {
     }
 
     /// The model: each named word seen on [`MIN_HOSTS`] hosts, with the log-odds of content
-    /// around it (smoothed towards the prior by [`PRIOR_WEIGHT`]) over the prior log-odds.
+    /// around it (smoothed towards the prior by `PRIOR_WEIGHT`) over the prior log-odds.
     pub fn model(&self) -> MarkupModel {
         let total = self.content + self.boilerplate;
         if total <= 0.0 {

@@ -535,7 +535,7 @@ fn first_stage(cfg: gbt::TrainConfig) -> gbt::TrainConfig {
 /// How the combined model is trained.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CombinedTraining {
-    /// The main stage's trees (the first stage's are smaller: [`first_stage`]).
+    /// The main stage's trees (the first stage's are smaller: `first_stage`).
     pub gbt: gbt::TrainConfig,
     /// Each page weighs as many blocks as it has labelled, so sources (development sets) of
     /// long pages weigh more; by default every source weighs the same.
@@ -569,11 +569,11 @@ fn page_weights(
 
 /// Train the combined model on the labelled blocks of the pages `use_page` selects; page `i`
 /// comes from source (development set) `sources[i]`. The second stage learns from
-/// first-stage probabilities that models trained without the page give it ([`STACK_FOLDS`]
+/// first-stage probabilities that models trained without the page give it (`STACK_FOLDS`
 /// folds over the training pages, trained on up to `threads` threads), as unseen pages will
 /// get. The main stage's probabilities are calibrated: its margins are divided by the
-/// [`calibration_temperature`] of the probabilities that main models trained without the
-/// page's source give it (one fold per source; [`STACK_FOLDS`] folds over the pages when they
+/// `calibration_temperature` of the probabilities that main models trained without the
+/// page's source give it (one fold per source; `STACK_FOLDS` folds over the pages when they
 /// come from one source), so that they are calibrated for pages of a source the model has not
 /// seen. `rows[i]` are page `i`'s [`combined::features`]. Returns the model and that
 /// temperature.

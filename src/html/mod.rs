@@ -147,7 +147,7 @@ pub struct RawBlock {
     /// Open elements around its first text.
     pub depth: u16,
     /// The [`markup_token`]s of the `class` and `id` values of the elements around its first
-    /// text (at most [`MAX_BLOCK_TOKENS`], the innermost elements' first), sorted, distinct.
+    /// text (at most `MAX_BLOCK_TOKENS`, the innermost elements' first), sorted, distinct.
     pub markup: Vec<u32>,
 }
 
@@ -289,7 +289,7 @@ pub struct Segmentation {
     /// text (indices into `blocks`), in the order the elements closed.
     pub regions: Vec<(u32, u32)>,
     /// The contents of `<script type="application/ld+json">` elements, up to
-    /// [`MAX_JSON_LD`] bytes in all (HTML5 syntax only).
+    /// `MAX_JSON_LD` bytes in all (HTML5 syntax only).
     pub json_ld: Vec<Vec<u8>>,
 }
 

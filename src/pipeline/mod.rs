@@ -4,7 +4,7 @@
 //!
 //! Every item carries a sequence number; the writer puts items back in input order, so the
 //! output is byte-identical whatever the number of workers. Items travel in batches (up to
-//! [`BATCH`] items or [`BATCH_BYTES`] of records), so that threads wake once per batch
+//! `BATCH` items or `BATCH_BYTES` of records), so that threads wake once per batch
 //! rather than once per record.
 
 pub mod manifest;
