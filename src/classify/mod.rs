@@ -137,6 +137,36 @@ pub fn read_ngram(bytes: &[u8]) -> Result<NgramModel, ModelError> {
     NgramModel::parse(&model_text(bytes)?)
 }
 
+/// An n-gram model built on first use: building one's tables takes tens of milliseconds, and
+/// a run (or `cowrex extract` on one page) often needs only the standard or the non-lexical one.
+#[derive(Debug, Clone)]
+struct LazyNgram {
+    /// The built-in model's file (empty when `model` was given ready).
+    bytes: &'static [u8],
+    model: std::sync::OnceLock<NgramModel>,
+}
+
+impl LazyNgram {
+    fn builtin(bytes: &'static [u8]) -> LazyNgram {
+        LazyNgram {
+            bytes,
+            model: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn ready(model: NgramModel) -> LazyNgram {
+        LazyNgram {
+            bytes: &[],
+            model: model.into(),
+        }
+    }
+
+    fn get(&self) -> &NgramModel {
+        self.model
+            .get_or_init(|| read_ngram(self.bytes).expect("built-in models are valid (tested)"))
+    }
+}
+
 /// All scorers of a run.
 #[derive(Debug, Clone)]
 pub struct Models {
@@ -146,8 +176,8 @@ pub struct Models {
     custom_mlp: bool,
     pub lang: LangChoice,
     pub ngram: NgramChoice,
-    standard: Option<NgramModel>,
-    non_lexical: Option<NgramModel>,
+    standard: Option<LazyNgram>,
+    non_lexical: Option<LazyNgram>,
     /// Text-quality profiles (badness).
     pub profiles: Profiles,
     /// The scorer that sets `bpv`.
@@ -184,9 +214,9 @@ impl Models {
                 (l, m)
             })
             .collect();
-        let mut load = |bytes: &[u8]| {
+        let mut load = |bytes: &'static [u8]| {
             sum.update(bytes);
-            read_ngram(bytes).expect("built-in models are valid (tested)")
+            LazyNgram::builtin(bytes)
         };
         let (mut standard, mut non_lexical) = (None, None);
         match (ngram, ngram_file) {
@@ -194,9 +224,9 @@ impl Models {
             (choice, Some((m, bytes))) => {
                 sum.update(&bytes);
                 if choice == NgramChoice::NonLexical {
-                    non_lexical = Some(m);
+                    non_lexical = Some(LazyNgram::ready(m));
                 } else {
-                    standard = Some(m);
+                    standard = Some(LazyNgram::ready(m));
                 }
             }
             (NgramChoice::Standard, None) => standard = Some(load(NGRAM_STANDARD)),
@@ -297,7 +327,10 @@ impl Models {
 
     /// The n-gram models loaded (none with n-gram scoring off).
     pub fn ngram_models(&self) -> impl Iterator<Item = &NgramModel> {
-        self.standard.iter().chain(&self.non_lexical)
+        self.standard
+            .iter()
+            .chain(&self.non_lexical)
+            .map(LazyNgram::get)
     }
 
     /// The n-gram model for a document in `lang`, if n-gram scoring is on.
@@ -309,6 +342,7 @@ impl Models {
             NgramChoice::Auto if lang == Some(whatlang::Lang::Eng) => self.standard.as_ref(),
             NgramChoice::Auto => self.non_lexical.as_ref().or(self.standard.as_ref()),
         }
+        .map(LazyNgram::get)
     }
 }
 
