@@ -308,13 +308,14 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
     fs::create_dir_all(&cfg.out_dir)?;
     let started = Instant::now();
     let threads = cfg.threads.max(1);
-    let window = 64 * threads + 64;
-    let (job_tx, job_rx) = bounded::<Vec<(u64, Job)>>(2 * threads);
-    let (done_tx, done_rx) = bounded::<Vec<(u64, Done)>>(2 * threads);
-    let (token_tx, token_rx) = bounded::<()>(window);
-    for _ in 0..window {
-        token_tx.send(()).expect("fresh channel");
-    }
+    let Channels {
+        job_tx,
+        job_rx,
+        done_tx,
+        done_rx,
+        token_tx,
+        token_rx,
+    } = channels::<Done>(threads);
     let summary = std::thread::scope(|s| {
         let inputs = &cfg.inputs;
         let max_payload = cfg.max_payload;
@@ -339,6 +340,53 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
         interrupted,
         ..summary
     })
+}
+
+/// The channels between the reader, the workers and the consumer of their results (the
+/// writer, or [`stream::Documents`]), and the tokens of the window: the reader takes one per
+/// item, the consumer gives it back once the item is consumed in order.
+pub(crate) struct Channels<D> {
+    pub job_tx: Sender<Vec<(u64, Job)>>,
+    pub job_rx: Receiver<Vec<(u64, Job)>>,
+    pub done_tx: Sender<Vec<(u64, D)>>,
+    pub done_rx: Receiver<Vec<(u64, D)>>,
+    pub token_tx: Sender<()>,
+    pub token_rx: Receiver<()>,
+}
+
+/// [`Channels`] for `threads` workers, the window full of tokens.
+pub(crate) fn channels<D>(threads: usize) -> Channels<D> {
+    let window = 64 * threads + 64;
+    let (job_tx, job_rx) = bounded(2 * threads);
+    let (done_tx, done_rx) = bounded(2 * threads);
+    let (token_tx, token_rx) = bounded(window);
+    for _ in 0..window {
+        token_tx.send(()).expect("fresh channel");
+    }
+    Channels {
+        job_tx,
+        job_rx,
+        done_tx,
+        done_rx,
+        token_tx,
+        token_rx,
+    }
+}
+
+/// The id of the first document of the current input with this text `fingerprint`, or `None`
+/// when this one (`id`) is the first, which `seen` then remembers.
+pub(crate) fn first_with_text<S: std::hash::BuildHasher>(
+    seen: &mut HashMap<u128, String, S>,
+    fingerprint: u128,
+    id: &str,
+) -> Option<String> {
+    match seen.entry(fingerprint) {
+        std::collections::hash_map::Entry::Occupied(e) => Some(e.get().clone()),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(id.to_string());
+            None
+        }
+    }
 }
 
 /// Items per batch between the threads; less than the window, so a batch being filled never
@@ -924,19 +972,12 @@ fn writer(
                     t.score += times.score;
                     t.document += times.document;
                     t.write += times.write;
-                    let mut first: Option<String> = None;
-                    if let Some(d) = &doc
-                        && cfg.exact_dups != ExactDups::Keep
-                    {
-                        match seen.entry(d.fingerprint) {
-                            std::collections::hash_map::Entry::Occupied(e) => {
-                                first = Some(e.get().clone());
-                            }
-                            std::collections::hash_map::Entry::Vacant(e) => {
-                                e.insert(d.id.clone());
-                            }
+                    let first = match &doc {
+                        Some(d) if cfg.exact_dups != ExactDups::Keep => {
+                            first_with_text(&mut seen, d.fingerprint, &d.id)
                         }
-                    }
+                        _ => None,
+                    };
                     if first.is_some() && cfg.exact_dups == ExactDups::Skip {
                         fate = "skipped.duplicate".to_string();
                         doc = None;

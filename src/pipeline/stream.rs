@@ -8,10 +8,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crossbeam_channel::{Receiver, Sender, bounded};
+use crossbeam_channel::{Receiver, Sender};
 use rustc_hash::FxHashMap;
 
-use super::{Input, Job, reader, record_page};
+use super::{Channels, Input, Job, channels, first_with_text, reader, record_page};
 use crate::classify::Models;
 use crate::document::{self, Config, Document, StageTimes};
 use crate::warc::Retry;
@@ -100,13 +100,14 @@ pub struct Documents {
 /// an [`InputError`] after its readable documents, and the stream goes on with the next input. Dropping the iterator stops the threads.
 pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Documents {
     let threads = cfg.threads.max(1);
-    let window = 64 * threads + 64;
-    let (job_tx, job_rx) = bounded::<Vec<(u64, Job)>>(2 * threads);
-    let (done_tx, done_rx) = bounded::<Vec<(u64, Out)>>(2 * threads);
-    let (token_tx, token_rx) = bounded::<()>(window);
-    for _ in 0..window {
-        token_tx.send(()).expect("fresh channel");
-    }
+    let Channels {
+        job_tx,
+        job_rx,
+        done_tx,
+        done_rx,
+        token_tx,
+        token_rx,
+    } = channels::<Out>(threads);
     let inputs = Arc::new(inputs);
     let (max_payload, retry) = (cfg.max_payload, cfg.retry);
     {
@@ -215,14 +216,8 @@ impl Iterator for Documents {
                         };
                         self.stats.documents += 1;
                         *self.stats.fates.entry("written".into()).or_default() += 1;
-                        match self.seen.entry(doc.fingerprint) {
-                            std::collections::hash_map::Entry::Occupied(e) => {
-                                doc.duplicate_of = Some(e.get().clone());
-                            }
-                            std::collections::hash_map::Entry::Vacant(e) => {
-                                e.insert(doc.id.clone());
-                            }
-                        }
+                        doc.duplicate_of =
+                            first_with_text(&mut self.seen, doc.fingerprint, &doc.id);
                         return Some(Ok(*doc));
                     }
                     Out::Skipped(reason) => {
