@@ -131,6 +131,51 @@ fn broken_input_loses_nothing_else() {
 }
 
 #[test]
+fn a_file_cut_in_its_last_record_says_so() {
+    let dir = tempdir("cut");
+    let whole = dir.join("whole.warc.gz");
+    article_warc(&whole, 11, 3);
+    let bytes = std::fs::read(&whole).unwrap();
+    // Where the last gzip member starts.
+    let last = memchr::memmem::rfind(&bytes, &[0x1f, 0x8b, 0x08]).unwrap();
+    let cut = dir.join("cut.warc.gz");
+    std::fs::write(&cut, &bytes[..last + (bytes.len() - last) * 3 / 4]).unwrap();
+    let out = dir.join("out");
+    let o = process(&[&cut], &out, &["--format", "xml,jsonl"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stats = check_outputs(&out, "cut");
+    assert_eq!(stats["fates"]["written"], 3, "{stats}");
+    assert_eq!(stats["warc_truncated"]["end_of_input"], 1, "{stats}");
+    assert_eq!(stats["stream_errors"]["truncated_record"], 1, "{stats}");
+    let cut_len = std::fs::metadata(&cut).unwrap().len() - last as u64;
+    assert_eq!(stats["stream_error_bytes"], cut_len, "{stats}");
+    let xml = String::from_utf8(gunzip(&out.join("cut.xml.gz"))).unwrap();
+    let heads: Vec<&str> = xml.lines().filter(|l| l.starts_with("<doc ")).collect();
+    assert_eq!(heads.len(), 3);
+    assert!(heads[..2].iter().all(|h| !h.contains("truncated=")));
+    assert!(
+        heads[2].contains(" truncated=\"end_of_input\""),
+        "{}",
+        heads[2]
+    );
+    let jsonl = String::from_utf8(gunzip(&out.join("cut.jsonl.gz"))).unwrap();
+    let marks: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["provenance"]["truncated"].clone()
+        })
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            serde_json::Value::Null,
+            serde_json::Value::Null,
+            "end_of_input".into()
+        ]
+    );
+}
+
+#[test]
 fn caps_are_configurable() {
     let out = tempdir("caps");
     let o = process(

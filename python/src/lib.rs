@@ -548,6 +548,13 @@ impl Document {
         self.doc.meta.arclength
     }
 
+    /// Why the record's block is incomplete, if it is: the crawler's `WARC-Truncated` reason,
+    /// or `end_of_input` when the file ended inside the record.
+    #[getter]
+    fn truncated(&self) -> Option<&str> {
+        self.doc.meta.truncated.as_deref()
+    }
+
     /// The document as `cowrex process --format jsonl` writes it.
     fn to_json(&self) -> String {
         let mut out = Vec::new();

@@ -1,5 +1,6 @@
 """The Python API against the command line: same text, same documents, errors, threads."""
 
+import gzip
 import json
 import subprocess
 import sys
@@ -136,6 +137,26 @@ def test_damaged_warc_is_read_past_its_damage(tmp_path):
     assert sum(reader.stats["stream_errors"].values()) == sum(
         v for k, v in stats["stream_errors"].items() if k != "io_error"
     )
+
+
+def test_a_warc_cut_in_its_last_record_marks_the_document(tmp_path):
+    def record(n):
+        html = "<html><body>" + "".join(f"<p>Paragraph {i} of page {n} says a little.</p>" for i in range(300))
+        http = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{html}".encode()
+        head = (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.org/{n}\r\n"
+                f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(http)}\r\n\r\n")
+        return gzip.compress(head.encode() + http + b"\r\n\r\n")
+
+    first, last = record(1), record(2)
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(first + last[: len(last) * 3 // 4])
+    reader = cowrex.read_warc(cut)
+    docs = list(reader)
+    assert [d.url for d in docs] == ["https://example.org/1", "https://example.org/2"]
+    assert [d.truncated for d in docs] == [None, "end_of_input"]
+    assert docs[-1].to_dict()["provenance"]["truncated"] == "end_of_input"
+    assert 0 < len(docs[-1].text) < len(docs[0].text)
+    assert reader.stats["stream_errors"] == {"truncated_record": 1}
 
 
 def test_bad_input_gives_an_empty_document_not_an_exception():

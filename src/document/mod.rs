@@ -67,6 +67,8 @@ pub struct Meta {
     pub arcfile: String,
     pub arcoffset: u64,
     pub arclength: u64,
+    /// Why the record's block is incomplete, if it is ([`crate::warc::Record::truncated`]).
+    pub truncated: Option<String>,
 }
 
 /// Document-level boilerplate figures (texrex's `DecideMlp`/`DecideThreshs`).

@@ -73,6 +73,8 @@ struct Provenance<'a> {
     last_modified: Option<&'a str>,
     charset: &'a str,
     doctype: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<&'a str>,
 }
 
 /// Append one document as a JSON line (with `duplicate_of` when [`Document::duplicate_of`] is
@@ -125,6 +127,7 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, dup_blocks: DupBlocks) -> us
             last_modified: m.last_modified.as_deref(),
             charset: &doc.source_charset,
             doctype: doc.doctype.as_str(),
+            truncated: m.truncated.as_deref(),
         },
     };
     serde_json::to_writer(&mut *out, &line).expect("serialising to memory");

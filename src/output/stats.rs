@@ -25,7 +25,9 @@ pub struct FileStats {
     /// Records whose segmentation stopped at a cap, by cap: written documents and the
     /// `skipped.capped` records that had no text before the cap.
     pub capped: BTreeMap<String, u64>,
-    /// Records the crawler marked with `WARC-Truncated`, by reason.
+    /// Records whose block is incomplete, by reason: the crawler's `WARC-Truncated` reason, or
+    /// `end_of_input` when the input ended inside the record (also a `truncated_record`
+    /// stream error).
     pub warc_truncated: BTreeMap<String, u64>,
     /// How the charset of written documents was found, and charsets used.
     pub charset_evidence: BTreeMap<String, u64>,

@@ -143,6 +143,9 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
     attr(out, "last-modified", opt(&doc.meta.last_modified));
     attr(out, "warc-date", opt(&doc.meta.warc_date));
     attr(out, "warc-record-id", opt(&doc.meta.record_id));
+    if let Some(t) = &doc.meta.truncated {
+        attr(out, "truncated", t);
+    }
     let mark_at = out.len();
     out.extend_from_slice(b">\n");
     let meta = |out: &mut Vec<u8>, name: &str, content: &str| {

@@ -612,6 +612,7 @@ pub(crate) fn record_page<'r>(
         arcfile: arcfile.to_string(),
         arcoffset: r.offset,
         arclength: r.length,
+        truncated: r.truncated.clone(),
     };
     Ok(Page {
         raw,

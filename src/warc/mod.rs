@@ -24,7 +24,9 @@ pub struct Record {
     pub warc_date: Option<String>,
     pub ip: Option<String>,
     pub identified_payload_type: Option<String>,
-    /// `WARC-Truncated` reason, if the crawler truncated the record.
+    /// Why the record's block is incomplete, if it is: the crawler's `WARC-Truncated` reason
+    /// (`length`, `time`, `disconnect`, `unspecified`), or [`END_OF_INPUT`] when the input
+    /// ended inside the block.
     pub truncated: Option<String>,
     /// The record block (for `response` records: HTTP headers and payload).
     pub block: Vec<u8>,
@@ -33,6 +35,14 @@ pub struct Record {
     /// The record's length in the file (filled in when the next record is found).
     pub length: u64,
 }
+
+/// [`Record::truncated`] of a record whose block the input ended inside of (a file cut in its
+/// last record or gzip member). Such a record is also reported as a damaged stretch,
+/// [`TRUNCATED_RECORD`], with its bytes in the file.
+pub const END_OF_INPUT: &str = "end_of_input";
+
+/// The [`ReadItem::Skipped`] reason that follows a record the input ended inside of.
+pub const TRUNCATED_RECORD: &str = "truncated_record";
 
 /// What happened to one record while reading it.
 #[derive(Debug)]
@@ -98,11 +108,21 @@ pub fn read(
     let mut pending: Option<ReadItem> = None;
     let flush = |pending: &mut Option<ReadItem>, next_offset: u64, f: &mut dyn FnMut(ReadItem)| {
         if let Some(mut item) = pending.take() {
+            let mut cut = None;
             if let ReadItem::Record(r) | ReadItem::TooLarge(r) | ReadItem::Broken(r, _) = &mut item
             {
                 r.length = next_offset.saturating_sub(r.offset);
+                if r.truncated.as_deref() == Some(END_OF_INPUT) {
+                    cut = Some(r.length);
+                }
             }
             f(item);
+            if let Some(bytes) = cut {
+                f(ReadItem::Skipped {
+                    reason: TRUNCATED_RECORD,
+                    bytes,
+                });
+            }
         }
     };
     let stopped = || io::Error::new(io::ErrorKind::Interrupted, "stopped");
@@ -161,7 +181,10 @@ pub fn read(
                     Ok(false)
                 } else if let Some(reader) = r.reader_mut() {
                     let mut buf = Vec::with_capacity(len as usize);
-                    reader.take(len).read_to_end(&mut buf).map(|_| {
+                    reader.take(len).read_to_end(&mut buf).map(|n| {
+                        if (n as u64) < len {
+                            record.truncated = Some(END_OF_INPUT.into());
+                        }
                         record.block = buf;
                         true
                     })
@@ -370,5 +393,36 @@ mod tests {
             .collect();
         assert_eq!(uris, vec!["http://x/a", "http://x/c"]);
         assert!(items.iter().any(|i| matches!(i, ReadItem::Skipped { .. })));
+    }
+
+    #[test]
+    fn a_record_the_input_ends_inside_is_marked_and_counted() {
+        let body: String = (0..400).map(|i| format!("<p>word {i} of it</p>")).collect();
+        for gzipped in [false, true] {
+            let pack = |r: Vec<u8>| if gzipped { gz(&r) } else { r };
+            let a = pack(record("http://x/a", "<p>a</p>"));
+            let b = pack(record("http://x/b", &body));
+            let mut file = a.clone();
+            file.extend_from_slice(&b[..b.len() * 2 / 3]);
+            let items = read_all(&file);
+            assert_eq!(items.len(), 3, "gzip {gzipped}: {items:?}");
+            let ReadItem::Record(first) = &items[0] else {
+                panic!("{:?}", items[0])
+            };
+            assert_eq!(first.truncated, None);
+            let ReadItem::Record(cut) = &items[1] else {
+                panic!("gzip {gzipped}: {:?}", items[1])
+            };
+            assert_eq!(cut.truncated.as_deref(), Some(END_OF_INPUT));
+            assert_eq!(
+                (cut.offset, cut.length),
+                (a.len() as u64, (file.len() - a.len()) as u64)
+            );
+            assert!(!cut.block.is_empty() && cut.block.len() < body.len());
+            let ReadItem::Skipped { reason, bytes } = &items[2] else {
+                panic!("{:?}", items[2])
+            };
+            assert_eq!((*reason, *bytes), (TRUNCATED_RECORD, cut.length));
+        }
     }
 }

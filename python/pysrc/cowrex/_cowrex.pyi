@@ -104,6 +104,9 @@ class Document:
     def offset(self) -> int: ...
     @property
     def length(self) -> int: ...
+    @property
+    def truncated(self) -> Optional[str]:
+        """Why the record's block is incomplete: ``WARC-Truncated``'s reason, or ``end_of_input``."""
     def to_json(self) -> str:
         """The JSONL record of ``cowrex process --format jsonl``."""
     def to_dict(self) -> dict[str, Any]:
