@@ -37,6 +37,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PEERS = ["trafilatura", "rs-trafilatura", "resiliparse", "justext", "boilerpy3"]
+# The tools run: the peers, and trafilatura once more without comment sections (its default keeps
+# them; rs-trafilatura's leaves them out), the gold texts' definition of main content.
+TOOLS = ["trafilatura", "trafilatura-no-comments", *PEERS[1:]]
 # justext (also used by trafilatura) needs lxml's HTML cleaner, a separate package since lxml 5.2.
 EXTRA = ["lxml_html_clean"]
 
@@ -53,6 +56,10 @@ if tool == "trafilatura":
     import trafilatura
     def extract(html, raw):
         return trafilatura.extract(html) or ""
+elif tool == "trafilatura-no-comments":
+    import trafilatura
+    def extract(html, raw):
+        return trafilatura.extract(html, include_comments=False) or ""
 elif tool == "rs-trafilatura":
     import rs_trafilatura
     def extract(html, raw):
@@ -176,7 +183,7 @@ def main():
         out = f"cowrex-{len(rows)}.json"
         rows.append((name, cowrex_eval(cowrex, pages_dir, sets, eval_args,
                                        os.path.join(args.out, out)), None))
-    for tool in PEERS:
+    for tool in TOOLS:
         print(f"compare.py: {tool}", file=sys.stderr)
         texts = os.path.join(args.out, tool + ".jsonl")
         run = json.loads(subprocess.check_output([py, peer_script, tool, listing, texts]))
@@ -187,7 +194,7 @@ def main():
     print_table(rows, sets)
     print_kinds(rows, sets)
     print_snippets(rows, sets)
-    for peer in ("trafilatura", "rs-trafilatura"):
+    for peer in ("trafilatura", "trafilatura-no-comments", "rs-trafilatura"):
         paired(rows[0], next(r for r in rows if r[0] == peer), sets)
 
 

@@ -7,6 +7,11 @@
 //! F1 = 2·common / (extracted + gold); a page where both are empty scores 1, a page where only
 //! one is empty scores 0. Sets report the mean over their pages and the micro-averaged
 //! (pooled) figures; the macro figure is the mean over sets.
+//!
+//! Gold text is the page's main content. Dragnet's gold text goes on, after a marker line
+//! (`!@#$%^&*()  COMMENTS` and misspellings of it), with the page's user comments; a comment
+//! section under an article is not main content (L3S-GN1 labels it boilerplate too), so the gold
+//! text ends at that line ([`main_content`]).
 
 pub mod labels;
 
@@ -98,13 +103,28 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), S
                 with: list("with"),
                 without: list("without"),
                 id,
-                gold,
+                gold: main_content(&gold).to_owned(),
                 path,
             }),
             None => missing.push(id),
         }
     }
     Ok((pages, missing))
+}
+
+/// A gold text up to the line that starts its comment section, if it has one: a line that
+/// starts with `!` and holds `^&*()` (Dragnet's marker, `!@#$%^&*()  COMMENTS`, and the
+/// misspellings in its files).
+pub fn main_content(gold: &str) -> &str {
+    let mut at = 0;
+    for line in gold.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with('!') && t.contains("^&*()") {
+            return &gold[..at];
+        }
+        at += line.len();
+    }
+    gold
 }
 
 /// Directory pairs (original page, annotated page) a block-label directory may hold per set:
@@ -954,6 +974,19 @@ pub fn count_page(gold: &str, blocks: &[Block], clean: &mut Counts, raw: &mut Co
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gold_text_ends_before_its_comment_section() {
+        let gold = "Title\r\n\r\nThe article.\r\n\r\n!@#$%^&*()  COMMENTS\r\n\r\nFirst!\r\n";
+        assert_eq!(main_content(gold), "Title\r\n\r\nThe article.\r\n\r\n");
+        assert_eq!(main_content("A\n\n  !#@$%^&*()  COMMNENTS\nB"), "A\n\n");
+        assert_eq!(main_content("A\n!@#$%$%^&*()\nB"), "A\n");
+        // No marker, or an exclamation that is not one: the whole text.
+        assert_eq!(
+            main_content("Wow! ^&*() is rare\n!Yes\n"),
+            "Wow! ^&*() is rare\n!Yes\n"
+        );
+    }
 
     #[test]
     fn calibration_temperature_undoes_overconfidence() {
