@@ -176,6 +176,48 @@ fn a_file_cut_in_its_last_record_says_so() {
 }
 
 #[test]
+fn the_work_budget_cuts_pages_the_same_way_everywhere() {
+    let dir = tempdir("work");
+    let page = dir.join("deep.html");
+    let html = format!(
+        "<html><body>{}{}</body></html>",
+        "<div>".repeat(500),
+        "<p>some text here</p>".repeat(400)
+    );
+    std::fs::write(&page, &html).unwrap();
+    let extract = |extra: &[&str]| -> serde_json::Value {
+        let o = cowrex()
+            .args(["extract", "--format", "json"])
+            .args(extra)
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let whole = extract(&[]);
+    assert_eq!(whole["capped"], serde_json::Value::Null);
+    let cut = extract(&["--max-work", "100000"]);
+    assert_eq!(cut["capped"], "work");
+    let (n, m) = (
+        whole["blocks"].as_array().unwrap().len(),
+        cut["blocks"].as_array().unwrap().len(),
+    );
+    assert!(m > 0 && m < n, "{m} of {n} blocks");
+    assert_eq!(extract(&["--max-work", "100000"]), cut);
+    // In a run: written documents cut by the budget and records it left without text are
+    // both counted under `capped.work`, the latter as `skipped.capped`.
+    let warc = dir.join("articles.warc.gz");
+    article_warc(&warc, 5, 4);
+    let out = dir.join("out");
+    let o = process(&[&warc], &out, &["--max-work", "3"]);
+    assert!(o.status.success());
+    let stats = check_outputs(&out, "articles");
+    assert_eq!(stats["fates"]["skipped.capped"], 4, "{stats}");
+    assert_eq!(stats["capped"]["work"], 4, "{stats}");
+}
+
+#[test]
 fn caps_are_configurable() {
     let out = tempdir("caps");
     let o = process(

@@ -60,13 +60,14 @@ struct Kwargs {
     profiles: Option<Vec<PathBuf>>,
     max_depth: Option<usize>,
     max_blocks: Option<usize>,
+    max_work: Option<u64>,
     texrex_syntax: Option<bool>,
     shingles: Option<bool>,
     min_length: Option<usize>,
     dup_blocks: Option<String>,
 }
 
-const OPTION_NAMES: [&str; 15] = [
+const OPTION_NAMES: [&str; 16] = [
     "scorer",
     "threshold",
     "lang",
@@ -78,6 +79,7 @@ const OPTION_NAMES: [&str; 15] = [
     "profiles",
     "max_depth",
     "max_blocks",
+    "max_work",
     "texrex_syntax",
     "shingles",
     "min_length",
@@ -109,6 +111,7 @@ impl Kwargs {
                 "profiles" => k.profiles = Some(value.extract().map_err(typed)?),
                 "max_depth" => k.max_depth = Some(value.extract().map_err(typed)?),
                 "max_blocks" => k.max_blocks = Some(value.extract().map_err(typed)?),
+                "max_work" => k.max_work = Some(value.extract().map_err(typed)?),
                 "texrex_syntax" => k.texrex_syntax = Some(value.extract().map_err(typed)?),
                 "shingles" => k.shingles = Some(value.extract().map_err(typed)?),
                 "min_length" => k.min_length = Some(value.extract().map_err(typed)?),
@@ -203,6 +206,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
             limits: Limits {
                 max_depth: k.max_depth.unwrap_or(limits.max_depth),
                 max_blocks: k.max_blocks.unwrap_or(limits.max_blocks),
+                max_work: k.max_work.unwrap_or(limits.max_work),
             },
             syntax: if k.texrex_syntax.unwrap_or(false) {
                 Syntax::Texrex

@@ -159,6 +159,16 @@ def test_a_warc_cut_in_its_last_record_marks_the_document(tmp_path):
     assert reader.stats["stream_errors"] == {"truncated_record": 1}
 
 
+def test_caps_are_options():
+    html = "<html><body>" + "<div>" * 500 + "<p>some text here</p>" * 400 + "</body></html>"
+    whole = cowrex.extract(html)
+    cut = cowrex.extract(html, max_work=100_000)
+    assert 0 < len(cut.blocks) < len(whole.blocks) == 400
+    assert len(cowrex.extract(html, max_blocks=10).blocks) <= 10
+    with pytest.raises(TypeError):
+        cowrex.extract(html, max_work="lots")
+
+
 def test_bad_input_gives_an_empty_document_not_an_exception():
     for html in (b"", b"\x00" * 1000, bytes(range(256)) * 10, "   ", b"<html><body></body></html>"):
         doc = cowrex.extract(html)

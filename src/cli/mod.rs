@@ -123,6 +123,10 @@ struct ModelArgs {
     /// Stop segmenting a page at this many blocks.
     #[arg(long, default_value_t = Limits::default().max_blocks, value_name = "N")]
     max_blocks: usize,
+    /// Stop segmenting a page when its work reaches N units: one per tag, plus for every block
+    /// the elements open where it starts (counted, so the cut is the same on every machine).
+    #[arg(long, default_value_t = Limits::default().max_work, value_name = "N")]
+    max_work: u64,
     /// Recognise tags as texrex does, bugs included (a stray quote hides markup up to the next
     /// quote, `<` in scripts starts tags) instead of HTML5 tokenizing.
     #[arg(long)]
@@ -732,6 +736,7 @@ fn doc_config(m: &ModelArgs, filter: bool) -> Config {
         limits: Limits {
             max_depth: m.max_depth,
             max_blocks: m.max_blocks,
+            max_work: m.max_work,
         },
         syntax: if m.texrex_syntax {
             Syntax::Texrex
@@ -984,6 +989,7 @@ fn extract(a: ExtractArgs) -> CliResult {
                 "title": doc.title,
                 "sourcecharset": found.then_some(&doc.source_charset),
                 "language": found.then(|| doc.language_code()),
+                "capped": doc.capped.map(crate::html::Cap::name),
                 "blocks": blocks.iter().map(|b| {
                     let mut v = serde_json::json!({
                         "idx": b.idx,

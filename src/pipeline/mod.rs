@@ -281,12 +281,13 @@ struct DocOut {
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let d = &cfg.doc;
     let s = format!(
-        "v5 threshold={:?} max_depth={} max_blocks={} syntax={:?} filter={:?} max_badness={:?} \
+        "v6 threshold={:?} max_depth={} max_blocks={} max_work={} syntax={:?} filter={:?} max_badness={:?} \
          min_length={} shingles={} links={} dup_blocks={:?} max_payload={} formats={:?} \
          exact_dups={:?} model={}",
         d.threshold,
         d.limits.max_depth,
         d.limits.max_blocks,
+        d.limits.max_work,
         d.syntax,
         d.filter,
         d.max_badness,

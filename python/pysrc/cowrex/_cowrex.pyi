@@ -19,6 +19,7 @@ class Options(TypedDict, total=False):
     profiles: Sequence[Union[str, os.PathLike[str]]]
     max_depth: int
     max_blocks: int
+    max_work: int
     texrex_syntax: bool
     shingles: bool
     min_length: int
