@@ -4,7 +4,8 @@
 Usage: python3 scripts/compare.py [--pages DIR] [--sets a,b] [--out DIR] [--no-cv]
 
 Installs trafilatura, rs-trafilatura, resiliparse, justext and boilerpy3 from PyPI into a
-virtual environment (OUT/venv, on first use), runs each of them on every page of a pages
+virtual environment (OUT/venv, on first use), runs each of them (trafilatura twice: with its
+defaults, which keep comment sections, and with include_comments=False) on every page of a pages
 directory (the layout of ../shared/data/pages), and writes their texts to OUT/<tool>.jsonl.
 Every tool, and each cowrex scorer (combined, MLP, n-gram, jusText, boilerpipe's classifiers),
 is then scored by `cowrex eval` -- peers through `--texts` -- so that one implementation of the
@@ -23,8 +24,8 @@ peers' CPU milliseconds per page (a page a tool fails on counts as extracting no
 are counted); F1 by page type for the sets that have types (WCXB); WCXB's snippet checks
 (share of the snippets a correct extraction contains that were found, share of those it must
 not contain that were absent); and, page by page, the combined model left out of each source
-against trafilatura and rs-trafilatura: per set, the mean difference in F1 with a 95 %
-bootstrap interval.
+against trafilatura (both settings) and rs-trafilatura: per set, the mean difference in F1 with
+a 95 % bootstrap interval.
 """
 
 import argparse
