@@ -477,7 +477,10 @@ fn block_labels_reproduce_gold_text() {
         let mut per_page = 0.0;
         for (p, d) in gold.iter().zip(&docs) {
             let d = d.as_ref().unwrap();
-            let texts: Vec<&str> = eval::blocks_of(d).iter().map(|b| b.text.as_str()).collect();
+            let texts: Vec<&str> = eval::blocks_of(d)
+                .iter()
+                .map(|b| b.cleansed.as_str())
+                .collect();
             let label: Vec<Option<bool>> = match labels.get(&p.id) {
                 Some(annotated) => {
                     let html = eval::read_page(annotated).unwrap();
@@ -542,7 +545,10 @@ fn texrex_pages_convert_to_gold_text_cowrex_reproduces() {
         let (mut per_page, mut with_letter, mut kept_letter) = (0.0, 0, 0);
         for (p, d) in gold.iter().zip(&docs) {
             let d = d.as_ref().unwrap();
-            let texts: Vec<&str> = eval::blocks_of(d).iter().map(|b| b.text.as_str()).collect();
+            let texts: Vec<&str> = eval::blocks_of(d)
+                .iter()
+                .map(|b| b.cleansed.as_str())
+                .collect();
             let label = eval::labels::align_gold(&texts, &p.gold);
             per_page +=
                 eval::Overlap::of(&labelled_content(&texts, &label), &p.gold).f1() / pages as f64;

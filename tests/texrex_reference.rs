@@ -104,7 +104,7 @@ fn agreement(base: &Path, lang: &str, tmp: &Path) -> Agreement {
         let mut ours: HashMap<String, Vec<[f64; 37]>> = HashMap::new();
         if let Ok(doc) = document::analyze(page, &models, &cfg, &mut StageTimes::default()) {
             for b in doc.blocks.iter().rev() {
-                ours.entry(norm(&b.text)).or_default().push(b.features);
+                ours.entry(norm(&b.cleansed)).or_default().push(b.features);
             }
         }
         let ann_text = String::from_utf8_lossy(&std::fs::read(&ann).unwrap()).into_owned();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use cowrex::classify::{LangChoice, ModelLang, NgramChoice, Scorer};
-use cowrex::document::{Config, DupBlocks};
+use cowrex::document::{Config, DupBlocks, Mask};
 use cowrex::html::{Limits, Syntax};
 use cowrex::output::{Score, block_scores, jsonl};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
@@ -62,12 +62,14 @@ struct Kwargs {
     max_blocks: Option<usize>,
     max_work: Option<u64>,
     texrex_syntax: Option<bool>,
+    mask: Option<Vec<String>>,
+    texrex_text: Option<bool>,
     shingles: Option<bool>,
     min_length: Option<usize>,
     dup_blocks: Option<String>,
 }
 
-const OPTION_NAMES: [&str; 16] = [
+const OPTION_NAMES: [&str; 18] = [
     "scorer",
     "threshold",
     "lang",
@@ -81,6 +83,8 @@ const OPTION_NAMES: [&str; 16] = [
     "max_blocks",
     "max_work",
     "texrex_syntax",
+    "mask",
+    "texrex_text",
     "shingles",
     "min_length",
     "dup_blocks",
@@ -113,6 +117,8 @@ impl Kwargs {
                 "max_blocks" => k.max_blocks = Some(value.extract().map_err(typed)?),
                 "max_work" => k.max_work = Some(value.extract().map_err(typed)?),
                 "texrex_syntax" => k.texrex_syntax = Some(value.extract().map_err(typed)?),
+                "mask" => k.mask = Some(value.extract().map_err(typed)?),
+                "texrex_text" => k.texrex_text = Some(value.extract().map_err(typed)?),
                 "shingles" => k.shingles = Some(value.extract().map_err(typed)?),
                 "min_length" => k.min_length = Some(value.extract().map_err(typed)?),
                 "dup_blocks" => k.dup_blocks = Some(value.extract().map_err(typed)?),
@@ -184,6 +190,31 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
             ],
         )?,
     };
+    let mut mask = Mask::default();
+    for m in k.mask.iter().flatten() {
+        let one = |email, uri, hashtag| Mask {
+            email,
+            uri,
+            hashtag,
+        };
+        let m = choice(
+            "mask",
+            m,
+            &[
+                ("email", one(true, false, false)),
+                ("uri", one(false, true, false)),
+                ("hashtag", one(false, false, true)),
+            ],
+        )?;
+        mask.email |= m.email;
+        mask.uri |= m.uri;
+        mask.hashtag |= m.hashtag;
+    }
+    if k.texrex_text == Some(true) && mask.any() {
+        return Err(PyValueError::new_err(
+            "mask and texrex_text exclude each other (texrex's text masks everything)",
+        ));
+    }
     if let Some(t) = k.threshold
         && !(0.0..=1.0).contains(&t)
     {
@@ -216,6 +247,8 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
             shingles: k.shingles.unwrap_or(d.config.shingles),
             min_length: k.min_length.unwrap_or(d.config.min_length),
             dup_blocks,
+            mask,
+            texrex_text: k.texrex_text.unwrap_or(false),
             ..d.config
         },
     })

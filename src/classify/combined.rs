@@ -155,7 +155,7 @@ fn text_features(blocks: &[Block], page: &PageText) -> Vec<[f32; TEXT_FEATURES]>
     for (i, b) in blocks.iter().enumerate() {
         let (mut words, mut in_title, mut in_body, mut in_description) = (0u32, 0u32, 0u32, 0u32);
         let mut seen = 0u64;
-        word_hashes(&b.text, |h| {
+        word_hashes(&b.cleansed, |h| {
             words += 1;
             if let Some(&bit) = title.get(&h) {
                 in_title += 1;
@@ -218,7 +218,7 @@ fn kind_features(blocks: &[Block]) -> Vec<[f32; KIND_FEATURES]> {
         e.0 += 1;
         e.1 += b.boilerpipe.0.words as f64;
         e.2 += b.boilerpipe.0.link_words as f64;
-        *texts.entry(b.text.as_str()).or_default() += 1;
+        *texts.entry(b.cleansed.as_str()).or_default() += 1;
     }
     let total: f64 = blocks
         .iter()
@@ -235,7 +235,7 @@ fn kind_features(blocks: &[Block]) -> Vec<[f32; KIND_FEATURES]> {
                 (words / total) as f32,
                 (links / words.max(1.0)) as f32,
                 log1p(words / count as f64),
-                log1p(texts[b.text.as_str()] as f64 - 1.0),
+                log1p(texts[b.cleansed.as_str()] as f64 - 1.0),
                 log1p(b.depth as f64),
                 b.depth as f32 / deepest,
             ]

@@ -131,6 +131,15 @@ struct ModelArgs {
     /// quote, `<` in scripts starts tags) instead of HTML5 tokenizing.
     #[arg(long)]
     texrex_syntax: bool,
+    /// Mask these in the output text as texrex does (` emailblank `, ` uriblank `,
+    /// ` hashtagblank `), comma-separated; the scorers always read texrex's masked text.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "WHAT")]
+    mask: Vec<MaskArg>,
+    /// Write texrex's second-pass text instead of the page's: entities decoded twice, tags,
+    /// e-mail addresses, URIs and hashtags masked, every block on one line (with
+    /// --texrex-syntax, the text texrex writes).
+    #[arg(long, conflicts_with = "mask")]
+    texrex_text: bool,
     /// Text-quality profile (from `cowrex train profile`) instead of the built-in en, de, fr
     /// and sv ones; repeat for several languages.
     #[arg(long, value_name = "FILE")]
@@ -289,6 +298,17 @@ enum CorpusFormat {
     Xml,
     Jsonl,
     Vrt,
+}
+
+/// What `--mask` masks.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MaskArg {
+    /// E-mail addresses.
+    Email,
+    /// URIs (`scheme://…` and `www.…`).
+    Uri,
+    /// Hashtags.
+    Hashtag,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -744,6 +764,12 @@ fn doc_config(m: &ModelArgs, filter: bool) -> Config {
             Syntax::Html5
         },
         filter: filter.then(DocFilter::default),
+        mask: document::Mask {
+            email: m.mask.contains(&MaskArg::Email),
+            uri: m.mask.contains(&MaskArg::Uri),
+            hashtag: m.mask.contains(&MaskArg::Hashtag),
+        },
+        texrex_text: m.texrex_text,
         shingles: false,
         ..Config::default()
     }
@@ -1022,6 +1048,8 @@ fn features(a: FeaturesArgs) -> CliResult {
             } else {
                 Syntax::Texrex
             },
+            // The text the features are computed on.
+            texrex_text: true,
             ..Config::default()
         },
         ..Options::default()

@@ -19,8 +19,14 @@ use crate::shingle;
 pub struct Block {
     /// Index among all blocks of the document (texrex's `idx`, gaps for invalid blocks).
     pub idx: usize,
-    /// Output text: whitespace collapsed, trimmed, NFC.
+    /// The text as the page shows it: entities decoded once, whitespace collapsed except in
+    /// preformatted text, a line break for each `<br>`, soft hyphens and zero-width spaces
+    /// removed, trimmed, NFC ([`shown_text`]). What every output writes.
     pub text: String,
+    /// texrex's second-pass text ([`output_text`] of [`tx::second_pass`]: entities decoded
+    /// twice, tags, e-mail addresses, URIs and hashtags masked, whitespace collapsed): what the
+    /// scorers read and were trained on.
+    pub cleansed: String,
     pub features: Features,
     /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,
@@ -49,7 +55,7 @@ pub struct Block {
     pub markup: Vec<u32>,
     /// What the markup model makes of them.
     pub markup_score: classify::markup::MarkupScore,
-    /// Characters (code points) of `text`.
+    /// Characters (code points) of `cleansed` (texrex's figures count these).
     pub chars: usize,
     /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
     pub dup_of: Option<usize>,
@@ -292,6 +298,27 @@ pub struct Config {
     pub shingles: bool,
     pub links: bool,
     pub dup_blocks: DupBlocks,
+    /// What the output text masks (texrex's placeholders), [`Block::text`].
+    pub mask: Mask,
+    /// The output text is texrex's second-pass text ([`Block::cleansed`]) instead of the
+    /// page's: texrex's output, for comparisons with texrex's corpora.
+    pub texrex_text: bool,
+}
+
+/// What the output text masks with texrex's placeholders (`emailblank`, `uriblank`,
+/// `hashtagblank`), by texrex's patterns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Mask {
+    pub email: bool,
+    pub uri: bool,
+    pub hashtag: bool,
+}
+
+impl Mask {
+    /// Whether anything is masked.
+    pub fn any(self) -> bool {
+        self.email || self.uri || self.hashtag
+    }
 }
 
 impl Default for Config {
@@ -306,6 +333,8 @@ impl Default for Config {
             shingles: true,
             links: false,
             dup_blocks: DupBlocks::Mark,
+            mask: Mask::default(),
+            texrex_text: false,
         }
     }
 }
@@ -365,8 +394,8 @@ pub fn analyze(
         (&transcoded[..], encoding_rs::UTF_8)
     };
     times.decode += elapsed(&mut t);
-    let raw_text = html::raw_text(seg_input);
-    let seg = html::segment(&raw_text, cfg.limits, cfg.syntax);
+    let (raw_text, line_ends) = html::raw_text_lines(seg_input);
+    let seg = html::segment_lines(&raw_text, &line_ends, cfg.limits, cfg.syntax);
     times.segment += elapsed(&mut t);
 
     let mut malformed = false;
@@ -394,8 +423,17 @@ pub fn analyze(
     for (idx, ((f, c), raw)) in feats.iter().zip(&cleansed).zip(&seg.blocks).enumerate() {
         paragraph_start |= raw.paragraph_start;
         let Some(f) = f else { continue };
-        let text = output_text(&c.text);
-        let chars = text.chars().count();
+        let cleansed = output_text(&c.text);
+        let chars = cleansed.chars().count();
+        let text = if cfg.texrex_text {
+            cleansed.clone()
+        } else {
+            shown_text(
+                &dec(raw.shown.as_deref().unwrap_or(&raw.text)),
+                raw.pre,
+                cfg.mask,
+            )
+        };
         blocks.push(Block {
             idx,
             features: *f,
@@ -404,7 +442,7 @@ pub fn analyze(
             ngram: None,
             justext: justext::Judgement::default(),
             boilerpipe: (
-                boilerpipe::Stats::of(&text, raw.link_words),
+                boilerpipe::Stats::of(&cleansed, raw.link_words),
                 boilerpipe::Decisions::default(),
             ),
             cues: raw.cues,
@@ -416,6 +454,7 @@ pub fn analyze(
             markup: raw.markup.clone(),
             markup_score: Default::default(),
             text,
+            cleansed,
             chars,
             dup_of: None,
         });
@@ -444,7 +483,7 @@ pub fn analyze(
     }
     times.features += elapsed(&mut t);
     let language = if models.needs_language() {
-        classify::identify_language(blocks.iter().map(|b| b.text.as_str()))
+        classify::identify_language(blocks.iter().map(|b| b.cleansed.as_str()))
     } else {
         None
     };
@@ -600,7 +639,7 @@ fn score_blocks(
             *xi = *fi as f32;
         }
         b.mlp = mlp.run(&x);
-        b.ngram = ngram.and_then(|m| m.score(&b.text));
+        b.ngram = ngram.and_then(|m| m.score(&b.cleansed));
         b.markup_score = models.markup().score(&b.markup);
     }
     justext_blocks(blocks, language);
@@ -705,7 +744,7 @@ fn justext_blocks(blocks: &mut [Block], language: Option<whatlang::Lang>) {
         if !p.text.is_empty() {
             p.text.push(' ');
         }
-        p.text.push_str(&b.text);
+        p.text.push_str(&b.cleansed);
         // Link bytes are counted in the segmenter's text; scale them to characters.
         let share = if b.raw_bytes > 0 {
             (b.link_bytes as f64 / b.raw_bytes as f64).min(1.0)
@@ -806,6 +845,51 @@ fn last_two_labels(host: &str) -> &str {
     match host.rmatch_indices('.').nth(1) {
         Some((i, _)) => &host[i + 1..],
         None => host,
+    }
+}
+
+/// A block's text as the page shows it, from its shown text in the page's encoding decoded
+/// ([`html::RawBlock::shown`]): entities decoded once (so `&amp;lt;` is `&lt;`, and decoded
+/// text that looks like markup stays); soft hyphens, zero-width spaces, word joiners and
+/// byte-order marks removed (zero-width joiners and non-joiners stay: scripts and emoji need
+/// them); what `mask` names masked as texrex masks it; runs of spaces collapsed and lines
+/// trimmed, except in preformatted text, which keeps its spaces and loses only blank lines at
+/// its start and whitespace at its end; NFC and XML-safe.
+pub fn shown_text(shown: &str, pre: bool, mask: Mask) -> String {
+    let mut text = tx::unescape(shown);
+    text.retain(|c| !matches!(c, '\u{ad}' | '\u{200b}' | '\u{2060}' | '\u{feff}'));
+    decode::strip_xml_illegal(&mut text);
+    if mask.any() {
+        text = tx::mask(&text, mask.email, mask.uri, mask.hashtag);
+    }
+    let text = if pre && !mask.any() {
+        let start = text
+            .find(|c: char| !c.is_whitespace())
+            .map_or(text.len(), |i| text[..i].rfind('\n').map_or(0, |n| n + 1));
+        text[start..].trim_end().to_owned()
+    } else {
+        let mut out = String::with_capacity(text.len());
+        for line in text.split('\n') {
+            let line = line.trim_matches(' ');
+            if !out.is_empty() || !line.is_empty() {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                let mut last = '\n';
+                for c in line.chars() {
+                    if !(c == ' ' && last == ' ') {
+                        out.push(c);
+                    }
+                    last = c;
+                }
+            }
+        }
+        out.truncate(out.trim_end().len());
+        out
+    };
+    match decode::nfc(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(s) => s,
     }
 }
 
@@ -1003,6 +1087,65 @@ mod tests {
     }
 
     /// A page of a nav list of 3 links, a post of a title and `para` three times, and a footer.
+    #[test]
+    fn the_text_is_what_the_page_shows() {
+        let html = "<body>\
+            <p>Visit https://example.com/page or write to jane.doe@example.com about the #festival plans</p>\
+            <p>Use the &lt;div&gt; element and a &lt;b&gt;bold&lt;/b&gt; word</p>\
+            <p>The &amp;amp; sign is written as &amp;amp;amp;</p>\
+            <pre>\ndef f(x):\n    return x + 1\n\nprint(f(2))</pre>\
+            <p>line one<br>line two<br/>line three</p>\
+            <p>co&shy;operation, Zero&#8203;width, a&#8205;b and a&#8204;b</p></body>";
+        let texts = |cfg: &Config| -> Vec<String> {
+            let page = Page {
+                raw: html.as_bytes(),
+                payload: html.as_bytes(),
+                http_charset: None,
+                meta: Meta::default(),
+            };
+            let doc = analyze(page, &Models::builtin(), cfg, &mut StageTimes::default()).unwrap();
+            doc.blocks.iter().map(|b| b.text.clone()).collect()
+        };
+        assert_eq!(
+            texts(&Config::default()),
+            [
+                "Visit https://example.com/page or write to jane.doe@example.com about the #festival plans",
+                "Use the <div> element and a <b>bold</b> word",
+                "The &amp; sign is written as &amp;amp;",
+                "def f(x):\n    return x + 1\n\nprint(f(2))",
+                "line one\nline two\nline three",
+                "cooperation, Zerowidth, a\u{200d}b and a\u{200c}b",
+            ]
+        );
+        let masked = Config {
+            mask: Mask {
+                email: true,
+                uri: true,
+                hashtag: false,
+            },
+            ..Config::default()
+        };
+        assert_eq!(
+            texts(&masked)[0],
+            "Visit uriblank or write to emailblank about the #festival plans"
+        );
+        // texrex's text: what the scorers read, as texrex writes it.
+        let texrex = texts(&Config {
+            texrex_text: true,
+            ..Config::default()
+        });
+        assert_eq!(
+            texrex[..5],
+            [
+                "Visit uriblank or write to emailblank about the hashtagblank plans",
+                "Use the element and a bold word",
+                "The & sign is written as &amp;",
+                "def f(x): return x + 1 print(f(2))",
+                "line one line two line three",
+            ]
+        );
+    }
+
     fn nav_post_footer(para: &str) -> Document {
         analyze_html(&format!(
             "<body><nav><ul><li><a href=/>Home</a><li><a href=/a>About</a><li><a href=/c>Contact</a></ul></nav>\

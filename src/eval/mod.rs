@@ -402,7 +402,7 @@ pub fn block_figures<'a>(
         };
         f.pages += 1;
         let blocks = blocks_of(d);
-        let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
+        let texts: Vec<&str> = blocks.iter().map(|b| b.cleansed.as_str()).collect();
         for (keep, a) in kept(blocks)
             .into_iter()
             .zip(labels::align(&texts, &reference))
@@ -438,7 +438,7 @@ pub fn page_block_labels(
         .zip(docs)
         .map(|(p, d)| {
             let blocks = blocks_of(d);
-            let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
+            let texts: Vec<&str> = blocks.iter().map(|b| b.cleansed.as_str()).collect();
             if let Some(path) = annotated.get(&p.id) {
                 let html = read_page(path).map_err(|e| format!("{}: {e}", path.display()))?;
                 if let Some(reference) = labels::labelled_words(&html) {
@@ -865,7 +865,7 @@ pub fn cross_validate_ngram(
                     continue; // scored by the other model
                 }
                 for b in &mut d.blocks {
-                    b.ngram = model.score(&b.text);
+                    b.ngram = model.score(&b.cleansed);
                 }
             }
         }
@@ -967,7 +967,7 @@ pub fn count_page(gold: &str, blocks: &[Block], clean: &mut Counts, raw: &mut Co
         clean.add_segment(line);
     }
     for b in blocks {
-        raw.add_segment(&b.text);
+        raw.add_segment(&b.cleansed);
     }
 }
 

@@ -225,6 +225,23 @@ pub fn second_pass(text: &str) -> Cleansed {
     c
 }
 
+/// Mask e-mail addresses, URIs and hashtags (those asked for) as texrex's second pass does,
+/// with ` emailblank `, ` uriblank ` and ` hashtagblank `, in text that is already decoded.
+pub fn mask(text: &str, email: bool, uri: bool, hashtag: bool) -> String {
+    let re = regexes();
+    let mut text = text.to_owned();
+    if email && text.contains('@') {
+        cleanse_one(&mut text, &re.email, " emailblank ");
+    }
+    if uri {
+        cleanse_one(&mut text, &re.uri, " uriblank ");
+    }
+    if hashtag && text.contains('#') {
+        cleanse_one(&mut text, &re.hashtag, " hashtagblank ");
+    }
+    text
+}
+
 /// texrex's `TrUtf8Length`: code points in all but the last byte (so one less than the true
 /// count when the text ends in ASCII).
 pub fn utf8_size(text: &str) -> usize {

@@ -29,7 +29,14 @@ use rustc_hash::FxHashMap;
 /// An empty last line (the record ends in two line ends) is not counted, as in texrex's
 /// output for its own training pages.
 pub fn raw_text(record: &[u8]) -> Vec<u8> {
+    raw_text_lines(record).0
+}
+
+/// [`raw_text`] and the positions of its line ends (the space after each line), which
+/// [`segment_lines`] needs to keep the lines of preformatted text.
+pub fn raw_text_lines(record: &[u8]) -> (Vec<u8>, Vec<usize>) {
     let mut out = Vec::with_capacity(record.len() + record.len() / 32 + 16);
+    let mut line_ends = Vec::new();
     let mut i = 0;
     let n = record.len();
     while i < n {
@@ -44,6 +51,7 @@ pub fn raw_text(record: &[u8]) -> Vec<u8> {
         } else {
             out.extend_from_slice(line);
         }
+        line_ends.push(out.len());
         out.push(b' ');
         if end == n {
             break;
@@ -53,7 +61,7 @@ pub fn raw_text(record: &[u8]) -> Vec<u8> {
             i += 1;
         }
     }
-    out
+    (out, line_ends)
 }
 
 /// Document type found in the part before `<body>` (texrex's regexes).
@@ -119,6 +127,12 @@ impl Container {
 pub struct RawBlock {
     /// Text bytes, whitespace collapsed to single spaces, no leading space.
     pub text: Vec<u8>,
+    /// The text as a browser lays it out, when that differs from `text`: a line break for
+    /// each `<br>` after text, and the whitespace and lines of preformatted text (`pre`,
+    /// `listing`) as they are.
+    pub shown: Option<Vec<u8>>,
+    /// Some of its text is preformatted.
+    pub pre: bool,
     /// Position right after the tag that opened the block.
     pub first_raw: usize,
     /// Position of the `>` of the tag that closed the block.
@@ -486,6 +500,8 @@ pub(crate) fn is_html_ws(b: u8) -> bool {
 
 struct Stripper<'a> {
     raw: &'a [u8],
+    /// Positions of the raw text's line ends ([`raw_text_lines`]).
+    line_ends: &'a [usize],
     syntax: Syntax,
     limits: Limits,
     blocks: Vec<RawBlock>,
@@ -596,6 +612,8 @@ struct Open {
     path: u64,
     /// Where its markup tokens start in the stripper's token stack.
     tokens: u32,
+    /// It or an element around it keeps its whitespace (`pre`, `listing`).
+    pre: bool,
 }
 
 const NO_TEXT: u32 = u32::MAX;
@@ -869,8 +887,20 @@ const MAX_JSON_LD: usize = 1 << 20;
 
 /// Segment the raw text of a record (see [`raw_text`]) into blocks.
 pub fn segment(raw: &[u8], limits: Limits, syntax: Syntax) -> Segmentation {
+    segment_lines(raw, &[], limits, syntax)
+}
+
+/// [`segment`] a raw text whose line ends are known ([`raw_text_lines`]), so that
+/// preformatted text keeps its lines in [`RawBlock::shown`].
+pub fn segment_lines(
+    raw: &[u8],
+    line_ends: &[usize],
+    limits: Limits,
+    syntax: Syntax,
+) -> Segmentation {
     let mut s = Stripper {
         raw,
+        line_ends,
         syntax,
         limits,
         blocks: Vec::new(),
@@ -1218,6 +1248,7 @@ impl Stripper<'_> {
         }
         if br {
             self.write_text(b" ");
+            self.line_break();
         }
         // Depth of open elements, for the nesting cap; the element stack, for the cues.
         if !start {
@@ -1254,7 +1285,10 @@ impl Stripper<'_> {
                 }
             }
             if self.stack.len() < self.limits.max_depth {
-                let (parent, parent_path) = self.stack.last().map_or((0, 0), |e| (e.cues, e.path));
+                let (parent, parent_path, parent_pre) = self
+                    .stack
+                    .last()
+                    .map_or((0, 0, false), |e| (e.cues, e.path, e.pre));
                 let tokens = self.tokens.len() as u32;
                 let (attr, class) =
                     attr_cues(&self.raw[self.attrs.0..self.attrs.1], &mut self.tokens);
@@ -1264,6 +1298,7 @@ impl Stripper<'_> {
                     first: NO_TEXT,
                     path: path_key(parent_path, k, class),
                     tokens,
+                    pre: parent_pre || name == b"pre" || name == b"listing",
                 });
             }
         }
@@ -1406,8 +1441,25 @@ impl Stripper<'_> {
             return;
         }
         let Some(cur) = self.cur else { return };
-        let cues = self.stack.last().map_or(0, |e| e.cues);
+        let (cues, pre) = self.stack.last().map_or((0, false), |e| (e.cues, e.pre));
+        // Where `bytes` are in the raw text (they may be a literal instead).
+        let at = self
+            .raw
+            .as_ptr_range()
+            .contains(&bytes.as_ptr())
+            .then(|| bytes.as_ptr() as usize - self.raw.as_ptr() as usize);
         let block = &mut self.blocks[cur];
+        if pre && block.shown.is_none() {
+            block.shown = Some(block.text.clone());
+        }
+        if let Some(shown) = &mut block.shown {
+            if pre {
+                block.pre = true;
+                push_verbatim(shown, bytes, at, self.line_ends);
+            } else {
+                push_collapsed(shown, bytes);
+            }
+        }
         let t = &mut block.text;
         let (before, mut words, mut texted) = (t.len(), 0u32, false);
         // Whether the text so far ends in a word.
@@ -1447,6 +1499,24 @@ impl Stripper<'_> {
         }
     }
 
+    /// A `<br>`: the current block's shown text goes on on a new line (nothing before its
+    /// first text).
+    fn line_break(&mut self) {
+        if self.state != State::Text {
+            return;
+        }
+        let Some(cur) = self.cur else { return };
+        let block = &mut self.blocks[cur];
+        if block.text.is_empty() {
+            return;
+        }
+        let shown = block.shown.get_or_insert_with(|| block.text.clone());
+        while shown.last() == Some(&b' ') {
+            shown.pop();
+        }
+        shown.push(b'\n');
+    }
+
     /// Record `<meta name=… content=…>` values from the head.
     fn collect_head(&mut self, attrs_start: usize, gt: usize) {
         if self.name == b"base" && self.head.base.is_none() {
@@ -1480,6 +1550,40 @@ impl Stripper<'_> {
         };
         if slot.is_none() {
             *slot = Some(collapse(content));
+        }
+    }
+}
+
+/// Append `bytes` to a block's shown text with whitespace runs collapsed to one space, none
+/// at the start of a line.
+fn push_collapsed(shown: &mut Vec<u8>, bytes: &[u8]) {
+    let mut in_word = shown.last().is_some_and(|&l| !is_ws(l));
+    for &b in bytes {
+        if !is_ws(b) {
+            shown.push(b);
+            in_word = true;
+        } else if in_word {
+            shown.push(b' ');
+            in_word = false;
+        }
+    }
+}
+
+/// Append preformatted `bytes`, found at `at` in the raw text when they come from it, to a
+/// block's shown text as they are, except that the raw text's line ends become line breaks
+/// and the space [`raw_text`] put before each line goes.
+fn push_verbatim(shown: &mut Vec<u8>, bytes: &[u8], at: Option<usize>, line_ends: &[usize]) {
+    let Some(at) = at else {
+        shown.extend_from_slice(bytes);
+        return;
+    };
+    let is_end = |p: usize| line_ends.binary_search(&p).is_ok();
+    for (k, &b) in bytes.iter().enumerate() {
+        let p = at + k;
+        if is_end(p) {
+            shown.push(b'\n');
+        } else if !(b == b' ' && (p == 0 || is_end(p - 1))) {
+            shown.push(b);
         }
     }
 }
@@ -1626,6 +1730,55 @@ mod tests {
             .into_iter()
             .filter(|b| !b.text.is_empty())
             .collect()
+    }
+
+    /// The shown text of each block with text ([`RawBlock::shown`], else `text`).
+    fn shown(html: &str) -> Vec<String> {
+        let (raw, line_ends) = raw_text_lines(html.as_bytes());
+        segment_lines(&raw, &line_ends, Limits::default(), Syntax::Html5)
+            .blocks
+            .iter()
+            .filter(|b| !b.text.is_empty())
+            .map(|b| String::from_utf8_lossy(b.shown.as_deref().unwrap_or(&b.text)).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn line_breaks_and_preformatted_text_are_shown_as_they_are() {
+        let html = "<body><p>line one<br>line two <br/> line three</p>\n\
+                    <pre>def f(x):\n    return x + 1\n\n\tprint(f(2))</pre>\n\
+                    <p><br>after a break at the start</p></body>";
+        assert_eq!(
+            shown(html),
+            [
+                "line one\nline two\nline three",
+                "def f(x):\n    return x + 1\n\n\tprint(f(2))",
+                "after a break at the start",
+            ]
+        );
+        // The text the features and scorers read does not change.
+        assert_eq!(
+            texts(html),
+            [
+                "line one line two line three",
+                "def f(x): return x + 1 print(f(2))",
+                "after a break at the start",
+            ]
+        );
+        let b = blocks(html);
+        assert_eq!(
+            b.iter().map(|b| b.pre).collect::<Vec<_>>(),
+            [false, true, false]
+        );
+        // Without line ends ([`segment`]), preformatted text keeps its spaces on one line.
+        assert_eq!(
+            b[1].shown.as_deref(),
+            Some(&b"def f(x):      return x + 1    \tprint(f(2))"[..])
+        );
+        assert_eq!(
+            raw_text_lines(b"ab\ncd\r\ne"),
+            (b" ab  cd    e ".to_vec(), vec![3, 7, 9, 12])
+        );
     }
 
     #[test]

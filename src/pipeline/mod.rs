@@ -281,9 +281,9 @@ struct DocOut {
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let d = &cfg.doc;
     let s = format!(
-        "v6 threshold={:?} max_depth={} max_blocks={} max_work={} syntax={:?} filter={:?} max_badness={:?} \
-         min_length={} shingles={} links={} dup_blocks={:?} max_payload={} formats={:?} \
-         exact_dups={:?} model={}",
+        "v7 threshold={:?} max_depth={} max_blocks={} max_work={} syntax={:?} filter={:?} max_badness={:?} \
+         min_length={} shingles={} links={} dup_blocks={:?} mask={:?} texrex_text={} \
+         max_payload={} formats={:?} exact_dups={:?} model={}",
         d.threshold,
         d.limits.max_depth,
         d.limits.max_blocks,
@@ -295,6 +295,8 @@ pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
         d.shingles,
         d.links,
         d.dup_blocks,
+        d.mask,
+        d.texrex_text,
         cfg.max_payload,
         cfg.formats,
         cfg.exact_dups,

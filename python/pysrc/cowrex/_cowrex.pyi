@@ -21,6 +21,10 @@ class Options(TypedDict, total=False):
     max_blocks: int
     max_work: int
     texrex_syntax: bool
+    mask: Sequence[Literal["email", "uri", "hashtag"]]
+    """Mask these in the text as texrex does (``emailblank``, ``uriblank``, ``hashtagblank``)."""
+    texrex_text: bool
+    """The text is texrex's second-pass text (entities decoded twice, markup and the above masked)."""
     shingles: bool
     min_length: int
     dup_blocks: Literal["mark", "drop", "keep"]
@@ -32,7 +36,8 @@ class Block:
     @property
     def idx(self) -> int: ...
     @property
-    def text(self) -> str: ...
+    def text(self) -> str:
+        """The text as the page shows it (line breaks of ``<br>`` and preformatted text kept)."""
     @property
     def bpv(self) -> float:
         """Boilerplate score of the deciding scorer (0: content, 1: boilerplate)."""
