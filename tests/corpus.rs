@@ -275,6 +275,15 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
         }
     }
     assert!(xml.contains("\ndupblank\n</dup>\n"));
+    // Every block has its kind: the headline, the menu's list items, the paragraphs.
+    assert!(xml.contains(" kind=\"h1\">\nThe river festival returns\n</div>"));
+    assert!(xml.contains(" kind=\"li\" list=\"ul\" depth=\"1\">\nHome\n</div>"));
+    assert!(xml.contains(" kind=\"p\">\nAfter a two-year pause"));
+    assert!(
+        xml.lines()
+            .filter(|l| l.starts_with("<div "))
+            .all(|l| l.contains(" kind=\""))
+    );
 
     // JSONL: one document per line, the documented keys, the same ids and texts.
     let lines: Vec<serde_json::Value> = jsonl
@@ -319,6 +328,13 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
             .filter(|b| b["bpv"].as_f64().unwrap() <= bpt)
             .collect();
         assert_eq!(j["nbd"].as_u64().unwrap() as usize, kept.len());
+        assert!(
+            j["blocks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|b| b["kind"].is_string())
+        );
         let text: Vec<&str> = kept
             .iter()
             .filter(|b| b.get("dup_of").is_none())

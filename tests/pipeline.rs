@@ -485,10 +485,10 @@ fn extract_prints_text_or_every_block() {
     assert_eq!(
         rows[0],
         "idx\tbpv\tbpc\tboilerplate\tmlp\tngram\tjustext\tjustextcf\tstopwords\tboilerpipe\t\
-         bpdensity\tlinkdensity\ttextdensity\ttext"
+         bpdensity\tlinkdensity\ttextdensity\tkind\ttext"
     );
     assert_eq!(rows.len(), 10);
-    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 14));
+    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 15));
     let col = |needle: &str, name: &str| -> String {
         let k = rows[0].split('\t').position(|c| c == name).unwrap();
         let row = rows.iter().find(|r| r.ends_with(needle)).unwrap();
@@ -508,6 +508,10 @@ fn extract_prints_text_or_every_block() {
     assert!(num(text, "stopwords") > 0.3);
     assert_eq!(col(text, "boilerpipe"), "content");
     assert_eq!(col(menu, "boilerpipe"), "boilerplate");
+    assert_eq!(
+        (col(text, "kind"), col(menu, "kind")),
+        ("p".into(), "li".into())
+    );
     assert_eq!(num(menu, "linkdensity"), 1.0);
     assert!(num(text, "textdensity") > 10.0);
     let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
@@ -518,6 +522,12 @@ fn extract_prints_text_or_every_block() {
     assert!(last["ngram"].is_number() && last["mlp"].is_number());
     assert_eq!(last["justext"], "good");
     assert_eq!(last["boilerpipe"], "content");
+    assert_eq!(last["kind"], "p");
+    let first = &json["blocks"][0];
+    assert_eq!(
+        (&first["kind"], &first["list"], &first["depth"]),
+        (&"li".into(), &"ul".into(), &1.into())
+    );
     // --scorer chooses what bpv is: jusText's decision is 0 or 1.
     let o = cowrex()
         .args(["extract", "--format", "json", "--scorer", "justext"])

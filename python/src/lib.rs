@@ -635,6 +635,7 @@ impl Block {
 fn score<'py>(py: Python<'py>, s: Score) -> PyResult<Bound<'py, PyAny>> {
     Ok(match s {
         Score::Num(x) => x.into_pyobject(py)?.into_any(),
+        Score::Int(n) => n.into_pyobject(py)?.into_any(),
         Score::Text(t) => t.into_pyobject(py)?.into_any(),
     })
 }
@@ -650,6 +651,37 @@ impl Block {
     #[getter]
     fn text(&self) -> &str {
         &self.block.text
+    }
+
+    /// What the block is: `h1`…`h6`, `p`, `li`, `td`, `th`, `table`, `pre`, `quote`,
+    /// `caption` or `other`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.block.kind.name()
+    }
+
+    /// A list item's list, `ol` or `ul` (`None` for other blocks).
+    #[getter]
+    fn list(&self) -> Option<&'static str> {
+        self.block.kind.list()
+    }
+
+    /// A list item's depth, 1 in a top-level list (`None` for other blocks).
+    #[getter]
+    fn depth(&self) -> Option<u8> {
+        self.block.kind.depth()
+    }
+
+    /// A table cell's row, from 0 (`None` for other blocks).
+    #[getter]
+    fn row(&self) -> Option<u32> {
+        self.block.kind.cell().map(|c| c.0)
+    }
+
+    /// A table cell's column, from 0, cells spanning columns counted (`None` for other blocks).
+    #[getter]
+    fn col(&self) -> Option<u32> {
+        self.block.kind.cell().map(|c| c.1)
     }
 
     /// Boilerplate score of the deciding scorer (0: content, 1: boilerplate).

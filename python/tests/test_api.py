@@ -42,7 +42,9 @@ def test_extract_gives_the_cli_text_and_blocks(tmp_path, name):
         assert b.bpv == pytest.approx(c["bpv"], abs=1e-6)
         assert b.bpc == c["bpc"]
         assert b.boilerplate == c["boilerplate"]
-        assert b.scores == {k: v for k, v in c.items() if k not in ("idx", "bpv", "bpc", "boilerplate", "text")}
+        kind = ("kind", "list", "depth", "row", "col")
+        assert b.scores == {k: v for k, v in c.items() if k not in ("idx", "bpv", "bpc", "boilerplate", "text", *kind)}
+        assert [getattr(b, k) for k in kind] == [c.get(k) for k in kind]
     assert doc.title == cli["title"]
 
 
@@ -157,6 +159,29 @@ def test_a_warc_cut_in_its_last_record_marks_the_document(tmp_path):
     assert docs[-1].to_dict()["provenance"]["truncated"] == "end_of_input"
     assert 0 < len(docs[-1].text) < len(docs[0].text)
     assert reader.stats["stream_errors"] == {"truncated_record": 1}
+
+
+def test_the_text_is_what_the_page_shows_and_masking_is_an_option():
+    html = (
+        "<body><h2>Contact</h2><p>Write to jane.doe@example.com or see https://example.com/a<br>"
+        "Use the &lt;div&gt; element</p><ol><li>one</li></ol><pre>def f(x):\n    return x</pre></body>"
+    )
+    blocks = cowrex.extract(html, threshold=1.0).blocks
+    assert [b.text for b in blocks] == [
+        "Contact",
+        "Write to jane.doe@example.com or see https://example.com/a\nUse the <div> element",
+        "one",
+        "def f(x):\n    return x",
+    ]
+    assert [(b.kind, b.list, b.depth) for b in blocks] == [("h2", None, None), ("p", None, None), ("li", "ol", 1), ("pre", None, None)]
+    masked = cowrex.extract(html, threshold=1.0, mask=["email", "uri"]).blocks[1].text
+    assert masked == "Write to emailblank or see uriblank\nUse the <div> element"
+    texrex = cowrex.extract(html, threshold=1.0, texrex_text=True).blocks[1].text
+    assert texrex == "Write to emailblank or see uriblank Use the element"
+    with pytest.raises(ValueError, match="invalid value 'phone' for mask"):
+        cowrex.extract(html, mask=["phone"])
+    with pytest.raises(ValueError, match="exclude each other"):
+        cowrex.extract(html, mask=["email"], texrex_text=True)
 
 
 def test_caps_are_options():

@@ -983,7 +983,7 @@ fn extract(a: ExtractArgs) -> CliResult {
         Format::Tsv => {
             writeln!(
                 out,
-                "idx\tbpv\tbpc\tboilerplate\t{}\ttext",
+                "idx\tbpv\tbpc\tboilerplate\t{}\tkind\ttext",
                 crate::output::SCORE_NAMES.join("\t")
             )?;
             for b in blocks {
@@ -1000,12 +1000,13 @@ fn extract(a: ExtractArgs) -> CliResult {
                     .collect();
                 writeln!(
                     out,
-                    "{}\t{}\t{}\t{}\t{}\t{}",
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     b.idx,
                     format_general(b.bpv as f64),
                     xml::bpc(b.bpv),
                     u8::from(b.bpv > threshold),
                     columns.join("\t"),
+                    b.kind.name(),
                     text
                 )?;
             }
@@ -1023,7 +1024,10 @@ fn extract(a: ExtractArgs) -> CliResult {
                         "bpc": xml::bpc(b.bpv).to_string(),
                         "boilerplate": b.bpv > threshold,
                     });
-                    for (k, s) in crate::output::block_scores(b) {
+                    for (k, s) in crate::output::block_scores(b)
+                        .into_iter()
+                        .chain(crate::output::kind_fields(b.kind))
+                    {
                         v[k] = s.json();
                     }
                     v["text"] = serde_json::json!(b.text);

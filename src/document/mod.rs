@@ -27,6 +27,8 @@ pub struct Block {
     /// twice, tags, e-mail addresses, URIs and hashtags masked, whitespace collapsed): what the
     /// scorers read and were trained on.
     pub cleansed: String,
+    /// What it is: heading, paragraph, list item, table cell, … ([`html::Kind`]).
+    pub kind: html::Kind,
     pub features: Features,
     /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,
@@ -455,6 +457,7 @@ pub fn analyze(
             markup_score: Default::default(),
             text,
             cleansed,
+            kind: raw.kind,
             chars,
             dup_of: None,
         });

@@ -24,6 +24,9 @@ use std::sync::OnceLock;
 use memchr::{memchr, memmem};
 use rustc_hash::FxHashMap;
 
+mod kind;
+pub use kind::Kind;
+
 /// The raw text of a record as texrex's reader builds it: each line, terminated by LF or CR
 /// (a CR right after LF belongs to that LF; NUL bytes are dropped), becomes `' ' + line + ' '`.
 /// An empty last line (the record ends in two line ends) is not counted, as in texrex's
@@ -133,6 +136,8 @@ pub struct RawBlock {
     pub shown: Option<Vec<u8>>,
     /// Some of its text is preformatted.
     pub pre: bool,
+    /// What it is (heading, paragraph, list item, …), from the elements around its first text.
+    pub kind: Kind,
     /// Position right after the tag that opened the block.
     pub first_raw: usize,
     /// Position of the `>` of the tag that closed the block.
@@ -614,7 +619,16 @@ struct Open {
     tokens: u32,
     /// It or an element around it keeps its whitespace (`pre`, `listing`).
     pre: bool,
+    /// The kind of text inside it.
+    ctx: kind::Context,
+    /// Stack position of the innermost `table` it is in or is ([`NO_TABLE`] outside tables).
+    table: u32,
+    /// For a `table`: its rows so far, and the columns so far of its last row.
+    rows: u32,
+    cols: u32,
 }
+
+const NO_TABLE: u32 = u32::MAX;
 
 const NO_TEXT: u32 = u32::MAX;
 
@@ -1285,13 +1299,16 @@ impl Stripper<'_> {
                 }
             }
             if self.stack.len() < self.limits.max_depth {
-                let (parent, parent_path, parent_pre) = self
+                let (parent, parent_path, parent_pre, parent_ctx, parent_table) = self
                     .stack
                     .last()
-                    .map_or((0, 0, false), |e| (e.cues, e.path, e.pre));
+                    .map_or((0, 0, false, kind::Context::default(), NO_TABLE), |e| {
+                        (e.cues, e.path, e.pre, e.ctx, e.table)
+                    });
                 let tokens = self.tokens.len() as u32;
-                let (attr, class) =
-                    attr_cues(&self.raw[self.attrs.0..self.attrs.1], &mut self.tokens);
+                let attrs = &self.raw[self.attrs.0..self.attrs.1];
+                let (attr, class) = attr_cues(attrs, &mut self.tokens);
+                let (ctx, table) = self.element_context(name, attrs, parent_ctx, parent_table);
                 self.stack.push(Open {
                     key: k,
                     cues: parent | tag_cues(name) | attr,
@@ -1299,6 +1316,10 @@ impl Stripper<'_> {
                     path: path_key(parent_path, k, class),
                     tokens,
                     pre: parent_pre || name == b"pre" || name == b"listing",
+                    ctx,
+                    table,
+                    rows: 0,
+                    cols: 0,
                 });
             }
         }
@@ -1360,6 +1381,47 @@ impl Stripper<'_> {
             }
         }
         true
+    }
+
+    /// The kind context of a start tag's element and the stack position of its innermost
+    /// table; counts rows and cells in that table.
+    fn element_context(
+        &mut self,
+        name: &[u8],
+        attrs: &[u8],
+        parent: kind::Context,
+        parent_table: u32,
+    ) -> (kind::Context, u32) {
+        let mut ctx = kind::Context::child(parent, name);
+        let mut table = parent_table;
+        let open_table = self.stack.get_mut(parent_table as usize);
+        match name {
+            b"table" => table = self.stack.len() as u32,
+            b"tr" => {
+                if let Some(t) = open_table {
+                    t.rows = t.rows.saturating_add(1);
+                    t.cols = 0;
+                }
+            }
+            b"td" | b"th" => {
+                let (row, col) = match open_table {
+                    Some(t) => {
+                        t.rows = t.rows.max(1);
+                        let col = t.cols;
+                        t.cols = t.cols.saturating_add(colspan(attrs));
+                        (t.rows - 1, col)
+                    }
+                    None => (0, 0),
+                };
+                ctx.kind = Kind::Cell {
+                    row,
+                    col,
+                    header: name == b"th" || ctx.thead,
+                };
+            }
+            _ => {}
+        }
+        (ctx, table)
     }
 
     /// Close the open element `name` and those inside it, if it is open within the nearest
@@ -1479,6 +1541,7 @@ impl Stripper<'_> {
             self.br_pending = false;
             if before == 0 {
                 block.path = self.stack.last().map_or(0, |e| e.path);
+                block.kind = self.stack.last().map_or(Kind::Other, |e| e.ctx.kind);
                 block.depth = self.stack.len().min(u16::MAX as usize) as u16;
                 let from = self.tokens.len().saturating_sub(MAX_BLOCK_TOKENS);
                 block.markup.clear();
@@ -1659,6 +1722,18 @@ pub(crate) fn find_end_tag(raw: &[u8], from: usize, name: &[u8]) -> Option<usize
     None
 }
 
+/// The columns a cell spans: its `colspan` (1 to 1,000), else 1.
+fn colspan(attrs: &[u8]) -> u32 {
+    if !attrs.windows(7).any(|w| w.eq_ignore_ascii_case(b"colspan")) {
+        return 1;
+    }
+    parse_attributes(attrs)
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(b"colspan"))
+        .and_then(|(_, v)| std::str::from_utf8(v).ok()?.trim().parse::<u32>().ok())
+        .map_or(1, |n| n.clamp(1, 1000))
+}
+
 /// Parse `key=value` attributes of a tag (values unquoted, entities left as they are).
 pub fn parse_attributes(s: &[u8]) -> Vec<(&[u8], &[u8])> {
     let mut out = Vec::new();
@@ -1778,6 +1853,46 @@ mod tests {
         assert_eq!(
             raw_text_lines(b"ab\ncd\r\ne"),
             (b" ab  cd    e ".to_vec(), vec![3, 7, 9, 12])
+        );
+    }
+
+    #[test]
+    fn blocks_know_their_kind() {
+        let html = "<body><h2><a href=/>Title</a></h2><p>Para <b>bold</b></p>\
+            <ol><li>one<ul><li>inner</ul><li><p>two</p></ol><dl><dt>term<dd>definition</dl>\
+            <table><caption>Cap</caption><thead><tr><th>A<th colspan=2>B<th>C</thead>\
+            <tr><td>1<td>2<td>3</table><table>loose</table>\
+            <blockquote><p>Quoted</p></blockquote><pre>code</pre><figure><figcaption>Fig</figcaption></figure>\
+            <div>plain <span>text</span></div></body>";
+        let kinds: Vec<(String, Kind)> = blocks(html)
+            .iter()
+            .map(|b| (String::from_utf8_lossy(&b.text).trim().to_owned(), b.kind))
+            .collect();
+        let item = |ordered, depth| Kind::Item { ordered, depth };
+        let cell = |row, col, header| Kind::Cell { row, col, header };
+        assert_eq!(
+            kinds,
+            [
+                ("Title".into(), Kind::Heading(2)),
+                ("Para bold".into(), Kind::Paragraph),
+                ("one".into(), item(true, 1)),
+                ("inner".into(), item(false, 2)),
+                ("two".into(), item(true, 1)),
+                ("term".into(), item(false, 1)),
+                ("definition".into(), item(false, 1)),
+                ("Cap".into(), Kind::Caption),
+                ("A".into(), cell(0, 0, true)),
+                ("B".into(), cell(0, 1, true)),
+                ("C".into(), cell(0, 3, true)),
+                ("1".into(), cell(1, 0, false)),
+                ("2".into(), cell(1, 1, false)),
+                ("3".into(), cell(1, 2, false)),
+                ("loose".into(), Kind::Table),
+                ("Quoted".into(), Kind::Quote),
+                ("code".into(), Kind::Code),
+                ("Fig".into(), Kind::Caption),
+                ("plain text".into(), Kind::Other),
+            ]
         );
     }
 

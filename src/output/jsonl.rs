@@ -3,8 +3,8 @@
 //! ```text
 //! {"id":"…","url":"…","language":"eng","text":"…","title":"…","host":"…","tld":"…",
 //!  "bdv":3.2,"bdc":"c","nbc":812,"nbcprop":0.41,"nbd":3,"nbdprop":0.2,"avgbpc":0.5,"avgbpd":0.7,"bpt":0.62,
-//!  "blocks":[{"idx":0,"bpv":0.93,"bpc":"j","ngram":-1.2,"text":"Home"},
-//!            {"idx":4,"bpv":0.02,"bpc":"a","dup_of":1,"text":"…"}],
+//!  "blocks":[{"idx":0,"bpv":0.93,"bpc":"j","ngram":-1.2,"kind":"li","list":"ul","depth":1,"text":"Home"},
+//!            {"idx":4,"bpv":0.02,"bpc":"a","kind":"p","dup_of":1,"text":"…"}],
 //!  "provenance":{"warc_file":"…","warc_record_id":"…","warc_date":"…","offset":0,"length":1234,
 //!                "ip":"…","http_date":"…","last_modified":"…","charset":"UTF-8","doctype":"HTML5"}}
 //! ```
@@ -51,6 +51,9 @@ struct BlockLine<'a> {
     /// Every other scorer's result ([`super::block_scores`]).
     #[serde(flatten)]
     scores: serde_json::Map<String, serde_json::Value>,
+    /// Its kind ([`super::kind_fields`]).
+    #[serde(flatten)]
+    kind: serde_json::Map<String, serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dup_of: Option<usize>,
     text: &'a str,
@@ -109,6 +112,10 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, dup_blocks: DupBlocks) -> us
                 bpv: b.bpv,
                 bpc: bpc(b.bpv).to_string(),
                 scores: super::block_scores(b)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v.json()))
+                    .collect(),
+                kind: super::kind_fields(b.kind)
                     .into_iter()
                     .map(|(k, v)| (k.to_string(), v.json()))
                     .collect(),

@@ -8,11 +8,13 @@ pub mod xml;
 
 use crate::document::Block;
 use crate::features::texrex::{format_general, write_general};
+use crate::html::Kind;
 
 /// One scorer's result for a block, as the writers print it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Score {
     Num(f64),
+    Int(u32),
     Text(&'static str),
 }
 
@@ -21,6 +23,7 @@ impl Score {
     pub fn text(&self) -> String {
         match *self {
             Score::Num(x) => format_general(x),
+            Score::Int(n) => n.to_string(),
             Score::Text(t) => t.to_string(),
         }
     }
@@ -29,6 +32,7 @@ impl Score {
     pub fn write_into(&self, out: &mut Vec<u8>) {
         match *self {
             Score::Num(x) => write_general(out, x),
+            Score::Int(n) => out.extend_from_slice(n.to_string().as_bytes()),
             Score::Text(t) => out.extend_from_slice(t.as_bytes()),
         }
     }
@@ -36,6 +40,7 @@ impl Score {
     pub fn json(&self) -> serde_json::Value {
         match *self {
             Score::Num(x) => serde_json::json!(x),
+            Score::Int(n) => serde_json::json!(n),
             Score::Text(t) => serde_json::json!(t),
         }
     }
@@ -63,6 +68,22 @@ pub fn block_scores(b: &Block) -> Vec<(&'static str, Score)> {
         ("linkdensity", Score::Num(round(stats.link_density()))),
         ("textdensity", Score::Num(round(stats.text_density))),
     ]);
+    out
+}
+
+/// A block's kind by the names the writers use: `kind` ([`Kind::name`]), and `list` (`ol` or
+/// `ul`) and `depth` of a list item, `row` and `col` of a table cell.
+pub fn kind_fields(kind: Kind) -> Vec<(&'static str, Score)> {
+    let mut out = vec![("kind", Score::Text(kind.name()))];
+    if let (Some(list), Some(depth)) = (kind.list(), kind.depth()) {
+        out.extend([
+            ("list", Score::Text(list)),
+            ("depth", Score::Int(depth.into())),
+        ]);
+    }
+    if let Some((row, col)) = kind.cell() {
+        out.extend([("row", Score::Int(row)), ("col", Score::Int(col))]);
+    }
     out
 }
 

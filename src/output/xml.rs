@@ -8,7 +8,7 @@
 //! <title>
 //! …
 //! </title>
-//! <div idx="0" bpc="…" bpv="…" mlp="…" ngram="…" justext="…" justextcf="…" stopwords="…" boilerpipe="…" bpdensity="…" linkdensity="…" textdensity="…">
+//! <div idx="0" bpc="…" bpv="…" mlp="…" ngram="…" justext="…" justextcf="…" stopwords="…" boilerpipe="…" bpdensity="…" linkdensity="…" textdensity="…" kind="…">
 //! text
 //! </div>
 //! </doc>
@@ -187,7 +187,10 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
             .expect("writing to a Vec");
         write_general(out, b.bpv as f64);
         out.push(b'"');
-        for (name, score) in super::block_scores(b) {
+        for (name, score) in super::block_scores(b)
+            .into_iter()
+            .chain(super::kind_fields(b.kind))
+        {
             write!(out, " {name}=\"").expect("writing to a Vec");
             score.write_into(out);
             out.push(b'"');

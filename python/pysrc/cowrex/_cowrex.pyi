@@ -39,6 +39,21 @@ class Block:
     def text(self) -> str:
         """The text as the page shows it (line breaks of ``<br>`` and preformatted text kept)."""
     @property
+    def kind(self) -> Literal["h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "table", "pre", "quote", "caption", "other"]:
+        """What the block is, from the elements around its first text."""
+    @property
+    def list(self) -> Optional[Literal["ol", "ul"]]:
+        """A list item's list (``None`` for other blocks)."""
+    @property
+    def depth(self) -> Optional[int]:
+        """A list item's depth, 1 in a top-level list."""
+    @property
+    def row(self) -> Optional[int]:
+        """A table cell's row, from 0."""
+    @property
+    def col(self) -> Optional[int]:
+        """A table cell's column, from 0 (cells spanning columns counted)."""
+    @property
     def bpv(self) -> float:
         """Boilerplate score of the deciding scorer (0: content, 1: boilerplate)."""
     @property
