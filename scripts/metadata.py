@@ -18,7 +18,7 @@ a subprocess inside it, page after page, with the page's URL when the ground tru
 
 cowrex (target/release/cowrex, --cowrex or COWREX_BIN; not built here) runs as
 `cowrex extract --format json [--url URL] -` with the page on stdin, -j pages at a time; the
-top-level keys `title`, `author`, `date` and `markdown` of its JSON are read. A field a tool
+top-level keys `title`, `author`, `published` (the date) and `markdown` of its JSON are read. A field a tool
 never outputs (a key absent on every page) shows as "—"; absent on some pages, it is empty there.
 
 Metrics, over the pages whose gold has the field (the number in brackets):
@@ -200,6 +200,7 @@ def cowrex_page(cowrex, page):
         html = gzip.decompress(open(page["path"], "rb").read())
         r = subprocess.run(cmd, input=html, capture_output=True, timeout=300, check=True)
         d = json.loads(r.stdout)
+        d["date"] = d.get("published")  # cowrex's publication date
         return {k: d[k] for k in FIELDS if k in d}
     except (subprocess.SubprocessError, ValueError):
         return {"failed": True}

@@ -11,7 +11,7 @@
 //!     eat plants, insects and small fish, and most species migrate in large flocks.</p>\
 //!     <footer>Copyright 2026</footer></body></html>";
 //! let doc = extractor.extract(html, Some("https://example.org/ducks"));
-//! assert_eq!(doc.title.as_deref(), Some("Ducks"));
+//! assert_eq!(doc.metadata.title.as_deref(), Some("Ducks"));
 //! assert!(doc.text().starts_with("Ducks are water birds"));
 //! for b in &doc.blocks {
 //!     println!("{} {} {:.2} {}", b.idx, b.bpc(), b.bpv, b.text);

@@ -279,6 +279,12 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
     assert!(xml.contains(" kind=\"h1\">\nThe river festival returns\n</div>"));
     assert!(xml.contains(" kind=\"li\" list=\"ul\" depth=\"1\">\nHome\n</div>"));
     assert!(xml.contains(" kind=\"p\">\nAfter a two-year pause"));
+    // Metadata without a value is `unknown`, as texrex writes missing values.
+    assert!(xml.contains(
+        " author=\"unknown\" published=\"unknown\" modified=\"unknown\" sitename=\"unknown\" \
+         canonical=\"unknown\" declared-language=\"unknown\">"
+    ));
+    assert!(xml.contains("<title>\nThe river festival returns\n</title>"));
     assert!(
         xml.lines()
             .filter(|l| l.starts_with("<div "))
@@ -335,6 +341,9 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
                 .iter()
                 .all(|b| b["kind"].is_string())
         );
+        // The fixture's pages have a <title> and the same h1, a description, no author or date.
+        assert!(j["title"].is_string() && j["description"].is_string());
+        assert!(j.get("author").is_none() && j.get("published").is_none());
         let text: Vec<&str> = kept
             .iter()
             .filter(|b| b.get("dup_of").is_none())

@@ -528,6 +528,49 @@ fn extract_prints_text_or_every_block() {
         (&first["kind"], &first["list"], &first["depth"]),
         (&"li".into(), &"ul".into(), &1.into())
     );
+    // The page's metadata: headline, author, dates, site name, canonical URL, languages.
+    let meta_page = dir.join("meta.html");
+    std::fs::write(
+        &meta_page,
+        "<html lang=en><head><title>Rain in Spain | The Daily</title>\
+         <meta property=og:site_name content=\"The Daily\"><meta name=author content=\"Ann Lee\">\
+         <meta property=article:published_time content=\"2024-03-02T08:00:00+01:00\">\
+         <link rel=canonical href=/rain></head><body><h1>Rain in Spain</h1>\
+         <p>The rain in Spain falls mainly on the plain, they say.</p></body></html>",
+    )
+    .unwrap();
+    let o = cowrex()
+        .args([
+            "extract",
+            "--format",
+            "json",
+            "--url",
+            "https://daily.example/x?y",
+        ])
+        .arg(&meta_page)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        [
+            &v["title"],
+            &v["author"],
+            &v["published"],
+            &v["modified"],
+            &v["sitename"],
+            &v["canonical"],
+            &v["declared_language"]
+        ],
+        [
+            &"Rain in Spain".into(),
+            &"Ann Lee".into(),
+            &"2024-03-02T08:00:00+01:00".into(),
+            &serde_json::Value::Null,
+            &"The Daily".into(),
+            &"https://daily.example/rain".into(),
+            &"en".into()
+        ]
+    );
     // --scorer chooses what bpv is: jusText's decision is 0 or 1.
     let o = cowrex()
         .args(["extract", "--format", "json", "--scorer", "justext"])

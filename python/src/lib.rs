@@ -492,19 +492,50 @@ impl Document {
         self.doc.language.map(|l| l.code())
     }
 
+    /// The headline: the page's `h1` its metadata confirm, its JSON-LD headline, `og:title`
+    /// or `<title>` without the site name.
     #[getter]
     fn title(&self) -> Option<&str> {
-        self.doc.title.as_deref()
+        self.doc.metadata.title.as_deref()
     }
 
     #[getter]
     fn author(&self) -> Option<&str> {
-        self.doc.author.as_deref()
+        self.doc.metadata.author.as_deref()
+    }
+
+    /// Publication date, ISO 8601 (`2024-05-17`, or with time and offset).
+    #[getter]
+    fn published(&self) -> Option<&str> {
+        self.doc.metadata.published.as_deref()
+    }
+
+    /// Modification date, ISO 8601.
+    #[getter]
+    fn modified(&self) -> Option<&str> {
+        self.doc.metadata.modified.as_deref()
+    }
+
+    #[getter]
+    fn sitename(&self) -> Option<&str> {
+        self.doc.metadata.sitename.as_deref()
+    }
+
+    /// The canonical URL (`<link rel=canonical>`, else `og:url`).
+    #[getter]
+    fn canonical(&self) -> Option<&str> {
+        self.doc.metadata.canonical.as_deref()
     }
 
     #[getter]
     fn description(&self) -> Option<&str> {
-        self.doc.description.as_deref()
+        self.doc.metadata.description.as_deref()
+    }
+
+    /// The language the page declares (`<html lang>`), as written.
+    #[getter]
+    fn declared_language(&self) -> Option<&str> {
+        self.doc.metadata.declared_language.as_deref()
     }
 
     #[getter]

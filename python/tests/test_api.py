@@ -184,6 +184,27 @@ def test_the_text_is_what_the_page_shows_and_masking_is_an_option():
         cowrex.extract(html, mask=["email"], texrex_text=True)
 
 
+def test_the_document_has_the_pages_metadata():
+    html = (
+        '<html lang="de-AT"><head><title>Regen in Wien - Die Zeitung</title>'
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Regen in Wien",'
+        ' "author": {"@type": "Person", "name": "Eva Berg"}, "datePublished": "2024-06-01",'
+        ' "dateModified": "2024-06-02T09:00:00Z", "publisher": {"name": "Die Zeitung"}}</script>'
+        '</head><body><h1>Regen in Wien</h1><p>Es regnet in Wien seit drei Tagen ohne Pause.</p></body></html>'
+    )
+    doc = cowrex.extract(html, url="https://zeitung.example/2024/06/01/regen")
+    assert (doc.title, doc.author, doc.published, doc.modified, doc.sitename, doc.declared_language) == (
+        "Regen in Wien",
+        "Eva Berg",
+        "2024-06-01",
+        "2024-06-02T09:00:00+00:00",
+        "Die Zeitung",
+        "de-AT",
+    )
+    assert doc.canonical is None
+    assert doc.to_dict()["published"] == "2024-06-01"
+
+
 def test_caps_are_options():
     html = "<html><body>" + "<div>" * 500 + "<p>some text here</p>" * 400 + "</body></html>"
     whole = cowrex.extract(html)

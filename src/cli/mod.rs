@@ -1013,7 +1013,14 @@ fn extract(a: ExtractArgs) -> CliResult {
         }
         Format::Json => {
             let v = serde_json::json!({
-                "title": doc.title,
+                "title": doc.metadata.title,
+                "author": doc.metadata.author,
+                "published": doc.metadata.published,
+                "modified": doc.metadata.modified,
+                "sitename": doc.metadata.sitename,
+                "canonical": doc.metadata.canonical,
+                "description": doc.metadata.description,
+                "declared_language": doc.metadata.declared_language,
                 "sourcecharset": found.then_some(&doc.source_charset),
                 "language": found.then(|| doc.language_code()),
                 "capped": doc.capped.map(crate::html::Cap::name),

@@ -14,6 +14,9 @@ use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
 use crate::html::{self, Cap, Doctype, Limits, Syntax};
 use crate::shingle;
 
+pub mod metadata;
+pub use metadata::Metadata;
+
 /// One text block that survived segmentation and the second pass.
 #[derive(Debug, Clone)]
 pub struct Block {
@@ -101,10 +104,10 @@ pub struct Document {
     pub id: String,
     pub source_charset: String,
     pub doctype: Doctype,
-    pub title: Option<String>,
+    /// Headline, author, dates, site name, canonical URL, description, declared language.
+    pub metadata: Metadata,
+    /// `<meta name=keywords>`.
     pub keywords: Option<String>,
-    pub description: Option<String>,
-    pub author: Option<String>,
     pub host: String,
     pub tld: String,
     /// The identified language, when identification ran and was reliable.
@@ -468,15 +471,34 @@ pub fn analyze(
             .map(|b| output_text(&tx::decode_entities(&dec(b))))
             .filter(|s| !s.is_empty())
     };
-    let (title, keywords, description, author, og_title, og_type) = (
+    let (title, keywords, description, og_title, og_type) = (
         head(&seg.head.title),
         head(&seg.head.keywords),
         head(&seg.head.description),
-        head(&seg.head.author),
         head(&seg.head.og_title),
         head(&seg.head.og_type),
     );
-    let mut page_text = structured_text(seg.json_ld.iter().map(|s| dec(s)));
+    let json_ld: Vec<serde_json::Value> = seg
+        .json_ld
+        .iter()
+        .filter_map(|s| serde_json::from_str(dec(s).trim()).ok())
+        .collect();
+    let mut evidence = metadata::Evidence {
+        json_ld: &json_ld,
+        title: title.as_deref(),
+        description: description.as_deref(),
+        blocks: blocks.iter().map(|b| (b.kind, b.text.as_str())).collect(),
+        url: &page.meta.url,
+        record_date: page
+            .meta
+            .warc_date
+            .as_deref()
+            .or(page.meta.http_date.as_deref()),
+        ..Default::default()
+    };
+    evidence.read_clues(&seg.clues, |b| output_text(&tx::unescape(&dec(b))));
+    let metadata = metadata::find(&evidence);
+    let mut page_text = structured_text(&json_ld);
     page_text.title = og_title.or_else(|| title.clone()).unwrap_or_default();
     if let Some(t) = &og_type {
         page_text.kinds |= classify::combined::page_kind::of(t);
@@ -561,10 +583,8 @@ pub fn analyze(
         meta: page.meta,
         source_charset: sniffed.name(),
         doctype: seg.doctype,
-        title,
+        metadata,
         keywords,
-        description,
-        author,
         host,
         tld,
         language,
@@ -672,7 +692,7 @@ fn score_blocks(
 /// strings under `articleBody`, `text` and `reviewBody` keys, those under `description` keys,
 /// and the kinds of the `@type`s, anywhere in the data. Scripts that do not parse are
 /// ignored.
-pub fn structured_text(scripts: impl Iterator<Item = String>) -> classify::combined::PageText {
+pub fn structured_text(json_ld: &[serde_json::Value]) -> classify::combined::PageText {
     fn walk(v: &serde_json::Value, out: &mut classify::combined::PageText) {
         match v {
             serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
@@ -709,10 +729,8 @@ pub fn structured_text(scripts: impl Iterator<Item = String>) -> classify::combi
         }
     }
     let mut out = classify::combined::PageText::default();
-    for script in scripts {
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(script.trim()) {
-            walk(&v, &mut out);
-        }
+    for v in json_ld {
+        walk(v, &mut out);
     }
     out
 }
@@ -1079,7 +1097,7 @@ mod tests {
         let html = "<html><head><title>T &amp; U</title></head><body><div>Home</div><p>This is a long sentence of real content. It has two sentences.</p></body></html>";
         let doc = analyze_html(html);
         assert_eq!(doc.blocks.len(), 2);
-        assert_eq!(doc.title.as_deref(), Some("T & U"));
+        assert_eq!(doc.metadata.title.as_deref(), Some("T & U"));
         assert!(doc.blocks.iter().all(|b| (-1.0..=1.0).contains(&b.bpv)));
         // The figures count the blocks the document's threshold keeps.
         assert_eq!(

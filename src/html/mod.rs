@@ -24,7 +24,9 @@ use std::sync::OnceLock;
 use memchr::{memchr, memmem};
 use rustc_hash::FxHashMap;
 
+mod clues;
 mod kind;
+pub use clues::{Clue, ClueKind, Clues};
 pub use kind::Kind;
 
 /// The raw text of a record as texrex's reader builds it: each line, terminated by LF or CR
@@ -320,6 +322,8 @@ pub struct Segmentation {
     /// The contents of `<script type="application/ld+json">` elements, up to
     /// `MAX_JSON_LD` bytes in all (HTML5 syntax only).
     pub json_ld: Vec<Vec<u8>>,
+    /// What the markup says about the page: meta values, dates, authors.
+    pub clues: Clues,
 }
 
 /// texrex's drop containers: elements whose content writes no text.
@@ -519,6 +523,10 @@ struct Stripper<'a> {
     /// Work so far ([`Limits::max_work`]).
     work: u64,
     head: HeadMeta,
+    clues: Clues,
+    /// For each of `clues.found`, where the text of its element goes besides ([`Open::capture`]
+    /// of its parent), so that an author link's text is also its byline's.
+    clue_parents: Vec<u16>,
     /// Position right after the `<body>` tag (end of texrex's RawHeader).
     header_end: Option<usize>,
     /// Position right after the first `</head>`, for pages without `<body>`.
@@ -626,6 +634,8 @@ struct Open {
     /// For a `table`: its rows so far, and the columns so far of its last row.
     rows: u32,
     cols: u32,
+    /// 1 + the index of the clue ([`Clues::found`]) its text goes to, 0 for none.
+    capture: u16,
 }
 
 const NO_TABLE: u32 = u32::MAX;
@@ -926,6 +936,8 @@ pub fn segment_lines(
         capped: None,
         work: 0,
         head: HeadMeta::default(),
+        clues: Clues::default(),
+        clue_parents: Vec::new(),
         header_end: None,
         head_end: None,
         name: Vec::with_capacity(16),
@@ -960,6 +972,7 @@ pub fn segment_lines(
         blocks: s.blocks,
         doctype: detect_doctype(header),
         head: s.head,
+        clues: s.clues,
         body_found,
         capped: s.capped,
         work: s.work,
@@ -1100,8 +1113,12 @@ impl Stripper<'_> {
                 return n;
             };
             let after = gt + 1;
-            if self.state == State::OutsideDoc && !bogus && c != b'/' {
-                self.collect_head(i, gt);
+            if !bogus && c != b'/' {
+                if self.state == State::OutsideDoc {
+                    self.collect_head(i, gt);
+                } else if self.name == b"meta" || self.name == b"link" {
+                    self.collect_clue_tag(i, gt);
+                }
             }
             if self.name == b"a"
                 && self.state == State::Text
@@ -1299,16 +1316,17 @@ impl Stripper<'_> {
                 }
             }
             if self.stack.len() < self.limits.max_depth {
-                let (parent, parent_path, parent_pre, parent_ctx, parent_table) = self
-                    .stack
-                    .last()
-                    .map_or((0, 0, false, kind::Context::default(), NO_TABLE), |e| {
-                        (e.cues, e.path, e.pre, e.ctx, e.table)
-                    });
+                let (parent, parent_path, parent_pre, parent_ctx, parent_table, parent_capture) =
+                    self.stack
+                        .last()
+                        .map_or((0, 0, false, kind::Context::default(), NO_TABLE, 0), |e| {
+                            (e.cues, e.path, e.pre, e.ctx, e.table, e.capture)
+                        });
                 let tokens = self.tokens.len() as u32;
                 let attrs = &self.raw[self.attrs.0..self.attrs.1];
                 let (attr, class) = attr_cues(attrs, &mut self.tokens);
                 let (ctx, table) = self.element_context(name, attrs, parent_ctx, parent_table);
+                let capture = self.element_clue(name, parent_capture);
                 self.stack.push(Open {
                     key: k,
                     cues: parent | tag_cues(name) | attr,
@@ -1320,6 +1338,7 @@ impl Stripper<'_> {
                     table,
                     rows: 0,
                     cols: 0,
+                    capture,
                 });
             }
         }
@@ -1424,6 +1443,38 @@ impl Stripper<'_> {
         (ctx, table)
     }
 
+    /// Record the clue a start tag gives ([`clues::element_clue`], HTML5 syntax); returns where
+    /// the element's text goes ([`Open::capture`]): to its own clue, or where its parent's goes.
+    fn element_clue(&mut self, name: &[u8], parent_capture: u16) -> u16 {
+        if self.syntax != Syntax::Html5 || self.clues.found.len() >= clues::MAX_CLUES {
+            return parent_capture;
+        }
+        let attrs = &self.raw[self.attrs.0..self.attrs.1];
+        match clues::element_clue(name, attrs) {
+            Some(clues::ElementClue::Value(what, v)) => {
+                let mut value = collapse(v);
+                value.truncate(clues::MAX_CLUE_BYTES);
+                self.clues.found.push(Clue {
+                    what,
+                    value,
+                    text: false,
+                });
+                parent_capture
+            }
+            Some(clues::ElementClue::Text(what)) => {
+                self.clues.found.push(Clue {
+                    what,
+                    value: Vec::new(),
+                    text: true,
+                });
+                self.clue_parents.resize(self.clues.found.len(), 0);
+                *self.clue_parents.last_mut().expect("just pushed") = parent_capture;
+                self.clues.found.len() as u16
+            }
+            None => parent_capture,
+        }
+    }
+
     /// Close the open element `name` and those inside it, if it is open within the nearest
     /// scope boundary ([`SCOPE_KEYS`]) and [`STACK_SEARCH`] elements.
     fn close_implied(&mut self, name: &[u8]) {
@@ -1503,7 +1554,15 @@ impl Stripper<'_> {
             return;
         }
         let Some(cur) = self.cur else { return };
-        let (cues, pre) = self.stack.last().map_or((0, false), |e| (e.cues, e.pre));
+        let (cues, pre, capture) = self
+            .stack
+            .last()
+            .map_or((0, false, 0), |e| (e.cues, e.pre, e.capture));
+        let mut capture = capture as usize;
+        while capture != 0 {
+            clues::push_text(&mut self.clues.found[capture - 1].value, bytes);
+            capture = self.clue_parents[capture - 1] as usize;
+        }
         // Where `bytes` are in the raw text (they may be a literal instead).
         let at = self
             .raw
@@ -1580,7 +1639,8 @@ impl Stripper<'_> {
         shown.push(b'\n');
     }
 
-    /// Record `<meta name=… content=…>` values from the head.
+    /// Record `<meta name=… content=…>` values from the head, `<base href>`, and the clues of
+    /// `<html lang>`, `<link rel=canonical>` and every `<meta>`.
     fn collect_head(&mut self, attrs_start: usize, gt: usize) {
         if self.name == b"base" && self.head.base.is_none() {
             let attrs = parse_attributes(&self.raw[attrs_start..gt]);
@@ -1589,21 +1649,13 @@ impl Stripper<'_> {
             }
             return;
         }
-        if self.name != b"meta" {
+        if !matches!(self.name.as_slice(), b"meta" | b"link" | b"html") {
             return;
         }
-        let attrs = parse_attributes(&self.raw[attrs_start..gt]);
-        let get = |key: &[u8]| {
-            attrs
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(key))
-                .map(|(_, v)| *v)
-        };
-        let (Some(name), Some(content)) = (get(b"name").or(get(b"property")), get(b"content"))
-        else {
+        let Some((name, content)) = self.collect_clue_tag(attrs_start, gt) else {
             return;
         };
-        let slot = match name.to_ascii_lowercase().as_slice() {
+        let slot = match name.as_slice() {
             b"keywords" => &mut self.head.keywords,
             b"description" => &mut self.head.description,
             b"author" => &mut self.head.author,
@@ -1612,7 +1664,50 @@ impl Stripper<'_> {
             _ => return,
         };
         if slot.is_none() {
-            *slot = Some(collapse(content));
+            *slot = Some(collapse(&content));
+        }
+    }
+
+    /// Record the clues of an `<html lang>`, `<link rel=canonical>` or `<meta>` tag; returns a
+    /// meta tag's name (lower-cased) and content.
+    fn collect_clue_tag(&mut self, attrs_start: usize, gt: usize) -> Option<(Vec<u8>, Vec<u8>)> {
+        let attrs = parse_attributes(&self.raw[attrs_start..gt]);
+        let get = |key: &[u8]| {
+            attrs
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                .map(|(_, v)| *v)
+        };
+        let bounded = |v: &[u8]| {
+            let mut v = collapse(v);
+            v.truncate(clues::MAX_CLUE_BYTES);
+            v
+        };
+        match self.name.as_slice() {
+            b"html" => {
+                if let Some(lang) = get(b"lang").filter(|l| !l.is_empty()) {
+                    self.clues.lang.get_or_insert_with(|| bounded(lang));
+                }
+                None
+            }
+            b"link" => {
+                let canonical = get(b"rel").is_some_and(|r| r.eq_ignore_ascii_case(b"canonical"));
+                if canonical && let Some(href) = get(b"href").filter(|h| !h.is_empty()) {
+                    self.clues.canonical.get_or_insert_with(|| bounded(href));
+                }
+                None
+            }
+            _ => {
+                let name = get(b"name")
+                    .or(get(b"property"))
+                    .or(get(b"itemprop"))?
+                    .to_ascii_lowercase();
+                let content = get(b"content")?.to_vec();
+                if self.clues.meta.len() < clues::MAX_CLUES {
+                    self.clues.meta.push((name.clone(), bounded(&content)));
+                }
+                Some((name, content))
+            }
         }
     }
 }
@@ -1893,6 +1988,97 @@ mod tests {
                 ("Fig".into(), Kind::Caption),
                 ("plain text".into(), Kind::Other),
             ]
+        );
+    }
+
+    #[test]
+    fn kinds_of_hostile_structure() {
+        // A heading inside a link, an unclosed `pre` (the rest of the page is preformatted).
+        let b = blocks("<body><a href=/><h2>Linked heading</h2></a><pre>open\n  code<p>after");
+        let kinds: Vec<Kind> = b.iter().map(|b| b.kind).collect();
+        assert_eq!(kinds, [Kind::Heading(2), Kind::Code, Kind::Code]);
+        // Tables nested 1,000 deep: each cell is at row 0, column 0 of its own table.
+        let nested = format!("<body>{}x", "<table><tr><td>".repeat(1000));
+        let b = blocks(&nested);
+        assert_eq!(b.len(), 1);
+        assert_eq!(
+            b[0].kind,
+            Kind::Cell {
+                row: 0,
+                col: 0,
+                header: false
+            }
+        );
+        // A 100 x 100 table (the block cap stops larger ones): positions counted to the last
+        // cell; a colspan beyond 1,000 counts 1,000.
+        let row = format!("<tr>{}</tr>", "<td>c</td>".repeat(100));
+        let big = format!(
+            "<body><table>{}<tr><td colspan=99999>a</td><td>b</table>",
+            row.repeat(100)
+        );
+        let b = blocks(&big);
+        assert_eq!(b.len(), 100 * 100 + 2);
+        assert_eq!(
+            b[100 * 100 - 1].kind,
+            Kind::Cell {
+                row: 99,
+                col: 99,
+                header: false
+            }
+        );
+        assert_eq!(
+            b[100 * 100 + 1].kind,
+            Kind::Cell {
+                row: 100,
+                col: 1000,
+                header: false
+            }
+        );
+    }
+
+    #[test]
+    fn clues_to_metadata_are_gathered() {
+        let html = "<html lang=en-GB><head><meta property=\"og:site_name\" content=\"The Daily\">\
+            <link rel=\"canonical\" href=\"https://example.org/a\"></head><body>\
+            <article><h1>Head</h1><div class=\"post-byline\">By <a rel=author href=/u>Jane   Doe</a></div>\
+            <time datetime=\"2024-05-01T10:00:00Z\">1 May</time><span class=entry-date>May 1, 2024</span>\
+            <meta itemprop=\"dateModified\" content=\"2024-05-02\"><p>Text</p></article></body></html>";
+        let raw = raw_text(html.as_bytes());
+        let c = segment(&raw, Limits::default(), Syntax::Html5).clues;
+        let s = |v: &[u8]| String::from_utf8_lossy(v).into_owned();
+        assert_eq!(c.lang.as_deref().map(s), Some("en-GB".into()));
+        assert_eq!(
+            c.canonical.as_deref().map(s),
+            Some("https://example.org/a".into())
+        );
+        let meta: Vec<(String, String)> = c.meta.iter().map(|(k, v)| (s(k), s(v))).collect();
+        assert_eq!(
+            meta,
+            [
+                ("og:site_name".into(), "The Daily".into()),
+                ("datemodified".into(), "2024-05-02".into())
+            ]
+        );
+        let found: Vec<(ClueKind, String, bool)> = c
+            .found
+            .iter()
+            .map(|c| (c.what, s(&c.value).trim().to_owned(), c.text))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (ClueKind::Byline, "By Jane Doe".into(), true),
+                (ClueKind::AuthorLink, "Jane Doe".into(), true),
+                (ClueKind::Time, "2024-05-01T10:00:00Z".into(), false),
+                (ClueKind::Dateline, "May 1, 2024".into(), true),
+            ]
+        );
+        // texrex's scanner gathers none of the body's clues.
+        assert!(
+            segment(&raw, Limits::default(), Syntax::Texrex)
+                .clues
+                .found
+                .is_empty()
         );
     }
 

@@ -1,7 +1,8 @@
 //! JSON lines: one document per line, for datatrove, dolma and similar tools.
 //!
 //! ```text
-//! {"id":"…","url":"…","language":"eng","text":"…","title":"…","host":"…","tld":"…",
+//! {"id":"…","url":"…","language":"eng","text":"…","title":"…","author":"…","published":"…",
+//!  "modified":"…","sitename":"…","canonical":"…","description":"…","declared_language":"…","host":"…","tld":"…",
 //!  "bdv":3.2,"bdc":"c","nbc":812,"nbcprop":0.41,"nbd":3,"nbdprop":0.2,"avgbpc":0.5,"avgbpd":0.7,"bpt":0.62,
 //!  "blocks":[{"idx":0,"bpv":0.93,"bpc":"j","ngram":-1.2,"kind":"li","list":"ul","depth":1,"text":"Home"},
 //!            {"idx":4,"bpv":0.02,"bpc":"a","kind":"p","dup_of":1,"text":"…"}],
@@ -25,8 +26,23 @@ struct Line<'a> {
     url: &'a str,
     language: &'a str,
     text: String,
+    /// The headline and the rest of [`crate::document::Metadata`], each left out when unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    author: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    published: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    modified: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sitename: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    canonical: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    declared_language: Option<&'a str>,
     host: &'a str,
     tld: &'a str,
     bdv: f64,
@@ -85,13 +101,21 @@ struct Provenance<'a> {
 pub fn write_doc(out: &mut Vec<u8>, doc: &Document, dup_blocks: DupBlocks) -> usize {
     let f = &doc.figures;
     let m = &doc.meta;
+    let md = &doc.metadata;
     let bdv = doc.badness.unwrap_or(0.0);
     let line = Line {
         id: &doc.id,
         url: &m.url,
         language: language_code(doc.language),
         text: doc.text(),
-        title: doc.title.as_deref(),
+        title: md.title.as_deref(),
+        author: md.author.as_deref(),
+        published: md.published.as_deref(),
+        modified: md.modified.as_deref(),
+        sitename: md.sitename.as_deref(),
+        canonical: md.canonical.as_deref(),
+        description: md.description.as_deref(),
+        declared_language: md.declared_language.as_deref(),
         host: &doc.host,
         tld: &doc.tld,
         bdv,

@@ -1,7 +1,7 @@
 //! texrex's XML corpus format: one tag per line, no declaration and no root element.
 //!
 //! ```text
-//! <doc url="…" id="…" ip="…" sourcecharset="…" sourcedoctype="…" bdc="…" bdv="…" nbc="…" nbcprop="…" nbd="…" nbdprop="…" avgbpc="…" avgbpd="…" host="…" tld="…" language="…" bpt="…" date="…" last-modified="…" warc-date="…" warc-record-id="…">
+//! <doc url="…" id="…" ip="…" sourcecharset="…" sourcedoctype="…" bdc="…" bdv="…" nbc="…" nbcprop="…" nbd="…" nbdprop="…" avgbpc="…" avgbpd="…" host="…" tld="…" language="…" bpt="…" date="…" last-modified="…" warc-date="…" warc-record-id="…" author="…" published="…" modified="…" sitename="…" canonical="…" declared-language="…">
 //! <meta name="arcfile" content="…" />
 //! <meta name="arcoffset" content="…" />
 //! <meta name="arclength" content="…" />
@@ -143,6 +143,13 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
     attr(out, "last-modified", opt(&doc.meta.last_modified));
     attr(out, "warc-date", opt(&doc.meta.warc_date));
     attr(out, "warc-record-id", opt(&doc.meta.record_id));
+    let m = &doc.metadata;
+    attr(out, "author", opt(&m.author));
+    attr(out, "published", opt(&m.published));
+    attr(out, "modified", opt(&m.modified));
+    attr(out, "sitename", opt(&m.sitename));
+    attr(out, "canonical", opt(&m.canonical));
+    attr(out, "declared-language", opt(&m.declared_language));
     if let Some(t) = &doc.meta.truncated {
         attr(out, "truncated", t);
     }
@@ -158,13 +165,10 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
     meta(out, "arcfile", &doc.meta.arcfile);
     meta(out, "arcoffset", &doc.meta.arcoffset.to_string());
     meta(out, "arclength", &doc.meta.arclength.to_string());
-    if let Some(d) = &doc.description {
+    if let Some(d) = &m.description {
         meta(out, "description", d);
     }
-    if let Some(a) = &doc.author {
-        meta(out, "author", a);
-    }
-    for (tag, value) in [("title", &doc.title), ("keywords", &doc.keywords)] {
+    for (tag, value) in [("title", &m.title), ("keywords", &doc.keywords)] {
         if let Some(v) = value {
             writeln!(out, "<{tag}>").expect("writing to a Vec");
             text_lines(out, v, lines);

@@ -92,11 +92,26 @@ class Document:
     def language(self) -> Optional[str]:
         """ISO 639-3 code of the identified language."""
     @property
-    def title(self) -> Optional[str]: ...
+    def title(self) -> Optional[str]:
+        """The headline: the ``h1`` the page's metadata confirm, its JSON-LD headline, ``og:title`` or ``<title>`` without the site name."""
     @property
     def author(self) -> Optional[str]: ...
     @property
+    def published(self) -> Optional[str]:
+        """Publication date, ISO 8601 (``2024-05-17``, or with time and offset)."""
+    @property
+    def modified(self) -> Optional[str]:
+        """Modification date, ISO 8601."""
+    @property
+    def sitename(self) -> Optional[str]: ...
+    @property
+    def canonical(self) -> Optional[str]:
+        """The canonical URL (``<link rel=canonical>``, else ``og:url``)."""
+    @property
     def description(self) -> Optional[str]: ...
+    @property
+    def declared_language(self) -> Optional[str]:
+        """The language the page declares (``<html lang>``), as written."""
     @property
     def keywords(self) -> Optional[str]: ...
     @property

@@ -1,0 +1,911 @@
+//! A page's metadata: its headline, author, publication and modification dates, site name,
+//! canonical URL and declared language, from what its markup says of it ([`html::Clues`]),
+//! its JSON-LD and its headings, each in a documented order of evidence (the first that gives
+//! a usable value wins):
+//!
+//! - **title** (the headline): the first of the page's first three `h1`s that its own
+//!   statements confirm (its text is, or is part of, the JSON-LD headline, `og:title`,
+//!   `twitter:title` or `<title>`); else the JSON-LD headline (of the page's main item: an
+//!   article or posting, else a product, question, recipe, … by its `name`); else `og:title`,
+//!   `twitter:title`, `<title>`, each without the site name; else the first `h1`.
+//! - **author**: the JSON-LD `author` (or `creator`) of the main item (names of persons or
+//!   organisations, joined by `, `); `<meta>` `author`, `article:author`, `dc.creator`,
+//!   `citation_author`, `parsely-author`, `sailthru.author`, `byl`; an `itemprop="author"`
+//!   element; a `rel="author"` link; an element whose `class` or `id` says byline or author.
+//!   A value is cleaned of "By", cut at a date or a separator, and dropped when it does not
+//!   look like a name (a URL, more than 8 words or 80 characters, no letters).
+//! - **published**: the JSON-LD `datePublished` (or `dateCreated`) of the main item;
+//!   `<meta>` `article:published_time` and the other publication-date names
+//!   ([`PUBLISHED_META`]); an `itemprop="datePublished"` element; the first `<time>`; a date
+//!   in the URL (`/2024/05/17/`, `/2024-05-17`, `/20240517/`); a date written in an element
+//!   whose `class` or `id` says date, published or posted, then in a byline; a date written
+//!   in a short block near the first `h1` (the 6 blocks after it, then the 3 before).
+//! - **modified**: the JSON-LD `dateModified`; `<meta>` `article:modified_time`,
+//!   `og:updated_time`, `dateModified`, `dcterms.modified`, `last-modified`; an
+//!   `itemprop="dateModified"` element.
+//! - **sitename**: `og:site_name`; the JSON-LD `WebSite`'s or publisher's `name`;
+//!   `application-name`.
+//! - **canonical**: `<link rel=canonical>`, else `og:url`, resolved against the page's URL
+//!   (http and https only).
+//! - **declared language**: `<html lang>`, else `<meta http-equiv=content-language>`.
+//!
+//! Dates are ISO 8601: `YYYY-MM-DD`, with the time and offset when the page gives both
+//! (`2024-05-17T10:30:00+02:00`). Dates are read as ISO 8601 / RFC 3339, RFC 2822, `YYYYMMDD`,
+//! `YYYY/MM/DD`, `DD.MM.YYYY`, English month names (`May 17, 2024`, `17 May 2024`), and
+//! `MM/DD/YYYY` or `DD/MM/YYYY` only where the day is over 12 (`01/02/2024` is ambiguous and
+//! gives no date). Impossible dates (`31/02`), dates before 1990 and dates after the record's
+//! own date (`WARC-Date`, else the HTTP `Date`) give none.
+
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
+use serde_json::Value;
+use std::sync::LazyLock;
+
+use crate::html::{ClueKind, Clues, Kind};
+
+/// A page's metadata (the module's documentation says where each comes from).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Metadata {
+    /// The headline.
+    pub title: Option<String>,
+    pub author: Option<String>,
+    /// Publication date, ISO 8601.
+    pub published: Option<String>,
+    /// Modification date, ISO 8601.
+    pub modified: Option<String>,
+    pub sitename: Option<String>,
+    pub canonical: Option<String>,
+    /// `<meta name=description>`, else `og:description`.
+    pub description: Option<String>,
+    /// The language the page declares (`<html lang>`), as written.
+    pub declared_language: Option<String>,
+}
+
+/// What [`find`] reads: the page's clues with their values decoded to text (entities decoded,
+/// whitespace collapsed), its JSON-LD, `<title>`, `h1` texts, URL and the record's date.
+#[derive(Debug, Clone, Default)]
+pub struct Evidence<'a> {
+    /// `<meta>` names (lower-case) and contents.
+    pub meta: Vec<(String, String)>,
+    pub canonical: Option<String>,
+    pub lang: Option<String>,
+    /// The body's clues ([`html::Clue`]): kind, value, and whether the value is text.
+    pub found: Vec<(ClueKind, String, bool)>,
+    pub json_ld: &'a [Value],
+    /// The `<title>` element.
+    pub title: Option<&'a str>,
+    /// `<meta name=description>` of the head.
+    pub description: Option<&'a str>,
+    /// The page's blocks: kind and text, in order.
+    pub blocks: Vec<(Kind, &'a str)>,
+    pub url: &'a str,
+    /// The record's date (`WARC-Date`, else the HTTP `Date`), as the record gives it.
+    pub record_date: Option<&'a str>,
+}
+
+impl Evidence<'_> {
+    /// Decode a page's clues with `text` (bytes of the page's encoding to text, entities
+    /// decoded, whitespace collapsed).
+    pub fn read_clues(&mut self, clues: &Clues, mut text: impl FnMut(&[u8]) -> String) {
+        self.meta = clues
+            .meta
+            .iter()
+            .map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), text(v)))
+            .collect();
+        self.canonical = clues.canonical.as_deref().map(&mut text);
+        self.lang = clues.lang.as_deref().map(&mut text);
+        self.found = clues
+            .found
+            .iter()
+            .map(|c| (c.what, text(&c.value), c.text))
+            .collect();
+    }
+
+    fn meta(&self, names: &[&str]) -> impl Iterator<Item = &str> {
+        names.iter().flat_map(move |n| {
+            self.meta
+                .iter()
+                .filter(move |(k, v)| k == n && !v.is_empty())
+                .map(|(_, v)| v.as_str())
+        })
+    }
+
+    /// Short blocks (at most 120 characters) near the first `h1`: the 3 before it and the 6
+    /// after it, nearest first; where a dateline is written without markup to tell.
+    fn near_headline(&self) -> impl Iterator<Item = &str> {
+        let at = self.blocks.iter().position(|(k, _)| *k == Kind::Heading(1));
+        let order: Vec<usize> = match at {
+            Some(h) => (h + 1..self.blocks.len().min(h + 7))
+                .chain((h.saturating_sub(3)..h).rev())
+                .collect(),
+            None => Vec::new(),
+        };
+        order
+            .into_iter()
+            .map(|i| self.blocks[i].1)
+            .filter(|t| t.chars().count() <= 120)
+    }
+
+    fn found(&self, kind: ClueKind) -> impl Iterator<Item = (&str, bool)> {
+        self.found
+            .iter()
+            .filter(move |(k, v, _)| *k == kind && !v.is_empty())
+            .map(|(_, v, text)| (v.as_str(), *text))
+    }
+}
+
+/// `<meta>` names of a publication date, most specific first.
+pub const PUBLISHED_META: [&str; 23] = [
+    "article:published_time",
+    "published",
+    "og:published_time",
+    "datepublished",
+    "datecreated",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "published_time",
+    "pubdate",
+    "article.published",
+    "citation_publication_date",
+    "citation_date",
+    "citation_online_date",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date",
+    "dcterms.date",
+    "dcterms.created",
+    "parsely-pub-date",
+    "sailthru.date",
+    "release_date",
+    "date",
+];
+
+const MODIFIED_META: [&str; 6] = [
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dcterms.modified",
+    "last-modified",
+    "lastmod",
+];
+
+const AUTHOR_META: [&str; 9] = [
+    "author",
+    "article:author",
+    "dc.creator",
+    "dcterms.creator",
+    "citation_author",
+    "parsely-author",
+    "sailthru.author",
+    "byl",
+    "twitter:data1",
+];
+
+/// Find a page's metadata in its evidence.
+pub fn find(e: &Evidence<'_>) -> Metadata {
+    let ld = JsonLd::of(e.json_ld);
+    let limit = e.record_date.and_then(parse_date).map(|d| d.date);
+    let date = |s: &str| parse_date(s).filter(|d| in_range(d.date, limit));
+    let text_date = |s: &str| find_date(s).filter(|d| in_range(d.date, limit));
+
+    let sitename = e
+        .meta(&["og:site_name"])
+        .chain(ld.sitename.as_deref())
+        .chain(e.meta(&["application-name"]))
+        .map(clean_text)
+        .find(|s| !s.is_empty() && s.chars().count() <= 100);
+    let title = headline(e, &ld, sitename.as_deref());
+
+    let author = ld
+        .author
+        .iter()
+        .map(String::as_str)
+        .chain(e.meta(&AUTHOR_META).filter(|v| !is_url(v)))
+        .chain(e.found(ClueKind::Author).map(|(v, _)| v))
+        .chain(e.found(ClueKind::AuthorLink).map(|(v, _)| v))
+        .chain(e.found(ClueKind::Byline).map(|(v, _)| v))
+        .find_map(clean_author);
+
+    let published = ld
+        .published
+        .iter()
+        .map(String::as_str)
+        .chain(e.meta(&PUBLISHED_META))
+        .chain(e.found(ClueKind::Published).map(|(v, _)| v))
+        .find_map(date)
+        .or_else(|| {
+            e.found(ClueKind::Published)
+                .chain(e.found(ClueKind::Time))
+                .find_map(|(v, text)| if text { text_date(v) } else { date(v) })
+        })
+        .or_else(|| url_date(e.url).filter(|d| in_range(d.date, limit)))
+        .or_else(|| {
+            e.found(ClueKind::Dateline)
+                .chain(e.found(ClueKind::Byline))
+                .find_map(|(v, _)| text_date(v))
+        })
+        .or_else(|| e.near_headline().find_map(text_date));
+    let modified = ld
+        .modified
+        .iter()
+        .map(String::as_str)
+        .chain(e.meta(&MODIFIED_META))
+        .chain(e.found(ClueKind::Modified).map(|(v, _)| v))
+        .find_map(|v| date(v).or_else(|| text_date(v)));
+
+    let canonical = e
+        .canonical
+        .as_deref()
+        .into_iter()
+        .chain(e.meta(&["og:url"]))
+        .find_map(|u| absolute_url(e.url, u));
+    let declared_language = e
+        .lang
+        .as_deref()
+        .into_iter()
+        .chain(e.meta(&["content-language"]))
+        .map(str::trim)
+        .find(|l| !l.is_empty() && l.len() <= 35)
+        .map(str::to_owned);
+    let description = e
+        .description
+        .into_iter()
+        .chain(e.meta(&["og:description"]))
+        .map(clean_text)
+        .find(|d| !d.is_empty());
+    Metadata {
+        title,
+        author,
+        published: published.map(|d| d.iso()),
+        modified: modified.map(|d| d.iso()),
+        sitename,
+        canonical,
+        description,
+        declared_language,
+    }
+}
+
+/// The headline (the module's documentation gives the order).
+fn headline(e: &Evidence<'_>, ld: &JsonLd, sitename: Option<&str>) -> Option<String> {
+    let statements: Vec<String> = ld
+        .headline
+        .iter()
+        .map(String::as_str)
+        .chain(e.meta(&["og:title", "twitter:title"]))
+        .chain(e.title)
+        .map(clean_text)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let host = crate::document::host_and_tld(e.url).0;
+    let h1: Vec<&str> = e
+        .blocks
+        .iter()
+        .filter(|(k, _)| *k == Kind::Heading(1))
+        .map(|(_, t)| *t)
+        .collect();
+    let confirmed = h1.iter().take(3).map(|h| clean_text(h)).find(|h| {
+        let n = normalise(h);
+        !n.is_empty()
+            && !is_site_name(h, sitename, &host)
+            && statements.iter().any(|s| normalise(s).contains(&n))
+    });
+    let bare = |t: &str| without_site_name(t, sitename, &host);
+    confirmed
+        .or_else(|| ld.headline.as_deref().map(clean_text))
+        .or_else(|| e.meta(&["og:title", "twitter:title"]).map(bare).next())
+        .or_else(|| e.title.map(bare))
+        .or_else(|| h1.first().map(|h| clean_text(h)))
+        .filter(|t| !t.is_empty())
+        .map(|t| truncate_chars(t, 500))
+}
+
+/// What the JSON-LD says of the page's main item.
+#[derive(Debug, Default)]
+struct JsonLd {
+    headline: Option<String>,
+    author: Vec<String>,
+    published: Vec<String>,
+    modified: Vec<String>,
+    sitename: Option<String>,
+}
+
+impl JsonLd {
+    fn of(scripts: &[Value]) -> JsonLd {
+        // Items by rank: 0 an article or posting, 1 another main item (product, question, …),
+        // 2 a web page.
+        let mut items: Vec<(u8, &serde_json::Map<String, Value>)> = Vec::new();
+        let mut sitename = None;
+        let mut stack: Vec<&Value> = scripts.iter().rev().collect();
+        let mut seen = 0;
+        while let Some(v) = stack.pop() {
+            seen += 1;
+            if seen > 10_000 {
+                break;
+            }
+            match v {
+                Value::Array(a) => stack.extend(a.iter().rev()),
+                Value::Object(o) => {
+                    let types = types(o);
+                    let rank = types.iter().filter_map(|t| rank(t)).min();
+                    if let Some(r) = rank {
+                        items.push((r, o));
+                    }
+                    if sitename.is_none() {
+                        let named = |o: &serde_json::Map<String, Value>| {
+                            o.get("name").and_then(Value::as_str).map(str::to_owned)
+                        };
+                        if types.iter().any(|t| t == "WebSite") {
+                            sitename = named(o);
+                        } else if let Some(Value::Object(p)) = o.get("publisher") {
+                            sitename = named(p);
+                        }
+                    }
+                    // The items of a graph and an item's main entity after this one (not its
+                    // reviews, answers, comments or parts).
+                    for key in ["mainEntity", "@graph"] {
+                        if let Some(v) = o.get(key) {
+                            stack.push(v);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        items.sort_by_key(|&(rank, _)| rank);
+        let first = |f: &dyn Fn(&serde_json::Map<String, Value>) -> Vec<String>| {
+            items
+                .iter()
+                .map(|(_, o)| f(o))
+                .find(|v| !v.is_empty())
+                .unwrap_or_default()
+        };
+        let strings = |keys: &'static [&'static str]| {
+            move |o: &serde_json::Map<String, Value>| -> Vec<String> {
+                keys.iter()
+                    .filter_map(|k| o.get(*k).and_then(Value::as_str))
+                    .map(str::to_owned)
+                    .collect()
+            }
+        };
+        let headline = items
+            .iter()
+            .find_map(|&(rank, o)| {
+                let keys: &[&str] = if rank == 0 {
+                    &["headline", "name"]
+                } else {
+                    &["name", "headline"]
+                };
+                keys.iter().find_map(|k| o.get(*k).and_then(Value::as_str))
+            })
+            .map(str::to_owned);
+        JsonLd {
+            headline,
+            author: first(&|o| names(o.get("author").or_else(|| o.get("creator")))),
+            published: first(&strings(&["datePublished", "dateCreated"])),
+            modified: first(&strings(&["dateModified"])),
+            sitename,
+        }
+    }
+}
+
+/// An item's `@type`s.
+fn types(o: &serde_json::Map<String, Value>) -> Vec<String> {
+    let short = |s: &str| s.rsplit('/').next().unwrap_or(s).to_owned();
+    match o.get("@type") {
+        Some(Value::String(s)) => vec![short(s)],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(short).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The rank of an item's type as the page's main item (lower is likelier).
+fn rank(t: &str) -> Option<u8> {
+    match t {
+        "BlogPosting"
+        | "Report"
+        | "SocialMediaPosting"
+        | "DiscussionForumPosting"
+        | "LiveBlogPosting"
+        | "Review" => Some(0),
+        t if t.ends_with("Article") => Some(0),
+        "Product"
+        | "Question"
+        | "Recipe"
+        | "HowTo"
+        | "Event"
+        | "Course"
+        | "Book"
+        | "Movie"
+        | "SoftwareApplication"
+        | "JobPosting"
+        | "VideoObject"
+        | "PodcastEpisode"
+        | "CreativeWork" => Some(1),
+        t if t.ends_with("Page") => Some(2),
+        _ => None,
+    }
+}
+
+/// Names of an `author` value: strings that are not URLs, `name`s of objects, in arrays too.
+fn names(v: Option<&Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut one = |v: &Value| match v {
+        Value::String(s) if !is_url(s) => out.push(s.clone()),
+        Value::Object(o) => {
+            if let Some(n) = o.get("name").and_then(Value::as_str) {
+                out.push(n.to_owned());
+            }
+        }
+        _ => {}
+    };
+    match v {
+        Some(Value::Array(a)) => a.iter().take(20).for_each(&mut one),
+        Some(v) => one(v),
+        None => {}
+    }
+    if out.is_empty() {
+        return out;
+    }
+    vec![out.join(", ")]
+}
+
+fn is_url(s: &str) -> bool {
+    let s = s.trim_start();
+    s.starts_with("http://")
+        || s.starts_with("https://")
+        || s.starts_with("www.")
+        || s.starts_with('/')
+}
+
+/// Text with whitespace collapsed and trimmed.
+fn clean_text(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn truncate_chars(s: String, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => s[..i].to_owned(),
+        None => s,
+    }
+}
+
+/// Lower-cased words joined by single spaces, for comparing texts.
+fn normalise(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A title without the site name: of the parts it has between separators (`|`, ` - `, `–`,
+/// `—`, `·`, `•`, `::`, `»`), those that name the site (the site name, or words all found in
+/// the host name) are dropped from its start and end.
+fn without_site_name(title: &str, sitename: Option<&str>, host: &str) -> String {
+    static SEPARATORS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"\s+(?:[|·•»–—]|::|-{1,2})\s+|\s*\|\s*").expect("valid pattern")
+    });
+    let title = clean_text(title);
+    let parts: Vec<&str> = SEPARATORS.split(&title).filter(|p| !p.is_empty()).collect();
+    if parts.len() < 2 {
+        return title;
+    }
+    let is_site = |p: &str| is_site_name(p, sitename, host);
+    let (mut lo, mut hi) = (0, parts.len());
+    while hi - lo > 1 && is_site(parts[hi - 1]) {
+        hi -= 1;
+    }
+    while hi - lo > 1 && is_site(parts[lo]) {
+        lo += 1;
+    }
+    if (lo, hi) == (0, parts.len()) {
+        return title;
+    }
+    // The kept parts as the title wrote them, separators included.
+    let start = title.find(parts[lo]).unwrap_or(0);
+    let last = parts[hi - 1];
+    let end = title[start..]
+        .find(last)
+        .map_or(title.len(), |i| start + i + last.len());
+    title[start..end].to_owned()
+}
+
+/// Whether a text names the site: it is empty of words, is (or is in, or holds) the site
+/// name, is the host name without its dots, or all its words are labels of the host name.
+fn is_site_name(text: &str, sitename: Option<&str>, host: &str) -> bool {
+    let n = normalise(text);
+    if n.is_empty() {
+        return true;
+    }
+    let squashed: String = n.chars().filter(|c| c.is_alphanumeric()).collect();
+    let squashed_host: String = host.chars().filter(|c| c.is_alphanumeric()).collect();
+    sitename
+        .map(normalise)
+        .is_some_and(|s| !s.is_empty() && (s.contains(&n) || n.contains(&s)))
+        || (squashed.len() >= 3 && squashed_host.contains(&squashed))
+        || n.split(' ')
+            .all(|w| host.split('.').any(|label| label == w))
+}
+
+/// An author's name from a value, or none when it does not look like one.
+fn clean_author(v: &str) -> Option<String> {
+    static CUT: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\s+(?:\||[-–—·•]|on|updated|published|posted|last updated)\s+|\s+\d{1,4}[./-]\d|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\n",
+        )
+        .expect("valid pattern")
+    });
+    static PREFIX: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)^(?:(?:written|posted|published|reviewed|edited)\s+by|by|author|authors|von|par|door|av)\s*[:\s]\s*")
+            .expect("valid pattern")
+    });
+    let v = clean_text(v);
+    let v = PREFIX.replace(&v, "");
+    let v = CUT.split(&v).next().unwrap_or("");
+    let v = v.trim_matches(|c: char| c.is_whitespace() || ",;:|-".contains(c));
+    let words = v.split_whitespace().count();
+    let ok = !v.is_empty()
+        && v.chars().count() <= 80
+        && words <= 8
+        && v.chars().any(char::is_alphabetic)
+        && !is_url(v)
+        && !v.contains("://");
+    ok.then(|| v.to_owned())
+}
+
+/// A date found in a value, with its time and offset when the value gives both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Found {
+    date: NaiveDate,
+    at: Option<DateTime<FixedOffset>>,
+}
+
+impl Found {
+    fn day(date: NaiveDate) -> Found {
+        Found { date, at: None }
+    }
+
+    /// ISO 8601: the date, or the date, time and offset.
+    fn iso(&self) -> String {
+        match self.at {
+            Some(t) => t.format("%Y-%m-%dT%H:%M:%S%:z").to_string(),
+            None => self.date.format("%Y-%m-%d").to_string(),
+        }
+    }
+}
+
+/// Dates from 1990 up to the record's own date.
+fn in_range(date: NaiveDate, limit: Option<NaiveDate>) -> bool {
+    date.year() >= 1990 && limit.is_none_or(|l| date <= l)
+}
+
+/// A value that is a date as a whole (machine-readable forms, or a date in words).
+fn parse_date(s: &str) -> Option<Found> {
+    let s = s.trim();
+    if s.len() > 64 {
+        return None;
+    }
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(Found {
+            date: t.date_naive(),
+            at: Some(t),
+        });
+    }
+    for f in [
+        "%Y-%m-%dT%H:%M:%S%.f%z",
+        "%Y-%m-%dT%H:%M%z",
+        "%Y-%m-%d %H:%M:%S%.f%z",
+    ] {
+        if let Ok(t) = DateTime::parse_from_str(s, f) {
+            return Some(Found {
+                date: t.date_naive(),
+                at: Some(t),
+            });
+        }
+    }
+    if let Ok(t) = DateTime::parse_from_rfc2822(s) {
+        return Some(Found {
+            date: t.date_naive(),
+            at: Some(t),
+        });
+    }
+    if s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit()) {
+        return NaiveDate::parse_from_str(s, "%Y%m%d").ok().map(Found::day);
+    }
+    // A date and a time without an offset: the date.
+    if let Some(day) = s.get(..10)
+        && matches!(s.as_bytes().get(10), Some(b'T' | b' '))
+        && let Ok(date) = NaiveDate::parse_from_str(day, "%Y-%m-%d")
+    {
+        return Some(Found::day(date));
+    }
+    find_date(s)
+}
+
+/// The first date written in a text: ISO (`2024-05-17`, also with `/` or `.`), `DD.MM.YYYY`,
+/// English month names, or `MM/DD/YYYY` / `DD/MM/YYYY` where the day is over 12.
+fn find_date(s: &str) -> Option<Found> {
+    static DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?ix)
+            \b(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})\b
+            | \b(?P<ed>\d{1,2})\.\s?(?P<em>\d{1,2})\.\s?(?P<ey>\d{4})\b
+            | \b(?P<na>\d{1,2})/(?P<nb>\d{1,2})/(?P<ny>\d{4})\b
+            | \b(?P<md>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<mm>[a-z]{3,9})\.?,?\s+(?P<my>\d{4})\b
+            | \b(?P<wm>[a-z]{3,9})\.?\s+(?P<wd>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<wy>\d{4})\b",
+        )
+        .expect("valid pattern")
+    });
+    let num = |m: Option<regex::Match<'_>>| m.and_then(|m| m.as_str().parse::<u32>().ok());
+    for c in DATE.captures_iter(s).take(8) {
+        let ymd = if let (Some(y), Some(m), Some(d)) =
+            (num(c.name("iy")), num(c.name("im")), num(c.name("id")))
+        {
+            Some((y, m, d))
+        } else if let (Some(d), Some(m), Some(y)) =
+            (num(c.name("ed")), num(c.name("em")), num(c.name("ey")))
+        {
+            Some((y, m, d))
+        } else if let (Some(a), Some(b), Some(y)) =
+            (num(c.name("na")), num(c.name("nb")), num(c.name("ny")))
+        {
+            // Only where one of the two can only be the day.
+            match (a > 12, b > 12) {
+                (true, false) => Some((y, b, a)),
+                (false, true) => Some((y, a, b)),
+                _ => None,
+            }
+        } else if let (Some(d), Some(m), Some(y)) = (
+            num(c.name("md")),
+            c.name("mm").and_then(|m| month(m.as_str())),
+            num(c.name("my")),
+        ) {
+            Some((y, m, d))
+        } else if let (Some(m), Some(d), Some(y)) = (
+            c.name("wm").and_then(|m| month(m.as_str())),
+            num(c.name("wd")),
+            num(c.name("wy")),
+        ) {
+            Some((y, m, d))
+        } else {
+            None
+        };
+        if let Some((y, m, d)) = ymd
+            && let Some(date) = NaiveDate::from_ymd_opt(y as i32, m, d)
+        {
+            return Some(Found::day(date));
+        }
+    }
+    None
+}
+
+/// An English month name or its abbreviation.
+fn month(name: &str) -> Option<u32> {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let n = name.to_ascii_lowercase();
+    let n = if n == "sept" { "sep".to_owned() } else { n };
+    MONTHS
+        .iter()
+        .position(|m| {
+            n.len() >= 3 && m.starts_with(n.as_str()) && (n.len() == 3 || n.len() == m.len())
+        })
+        .map(|i| i as u32 + 1)
+}
+
+/// A date in a URL's path: `/2024/05/17/`, `/2024-05-17`, `/20240517/`.
+fn url_date(url: &str) -> Option<Found> {
+    static PATH: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"/((?:19|20)\d{2})[/_-]?(\d{2})[/_-]?(\d{2})(?:[/_.-]|$)")
+            .expect("valid pattern")
+    });
+    let path = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = &path[path.find('/').unwrap_or(path.len())..];
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let c = PATH.captures(path)?;
+    let n = |i: usize| c[i].parse::<u32>().ok();
+    NaiveDate::from_ymd_opt(n(1)? as i32, n(2)?, n(3)?).map(Found::day)
+}
+
+/// A link resolved against the page's URL, http or https only.
+fn absolute_url(base: &str, link: &str) -> Option<String> {
+    let link = link.trim();
+    let resolved = match url::Url::parse(base) {
+        Ok(b) => b.join(link).ok()?,
+        Err(_) => url::Url::parse(link).ok()?,
+    };
+    matches!(resolved.scheme(), "http" | "https").then(|| resolved.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn dates_are_read_in_their_forms_and_bounded() {
+        let d = |s: &str| parse_date(s).map(|f| f.iso());
+        assert_eq!(d("2024-05-17"), Some("2024-05-17".into()));
+        assert_eq!(
+            d("2024-05-17T10:30:00+02:00"),
+            Some("2024-05-17T10:30:00+02:00".into())
+        );
+        assert_eq!(
+            d("2024-05-17T10:30:00Z"),
+            Some("2024-05-17T10:30:00+00:00".into())
+        );
+        assert_eq!(
+            d("2024-05-17T10:30:00.123+0200"),
+            Some("2024-05-17T10:30:00+02:00".into())
+        );
+        assert_eq!(d("2024-05-17T10:30:00"), Some("2024-05-17".into()));
+        assert_eq!(
+            d("Tue, 28 Jul 2015 10:00:00 GMT"),
+            Some("2015-07-28T10:00:00+00:00".into())
+        );
+        assert_eq!(d("20240517"), Some("2024-05-17".into()));
+        assert_eq!(d("May 17, 2024"), Some("2024-05-17".into()));
+        assert_eq!(d("17th of Sept. 2024"), Some("2024-09-17".into()));
+        assert_eq!(d("17.05.2024"), Some("2024-05-17".into()));
+        assert_eq!(d("05/17/2024"), Some("2024-05-17".into()));
+        assert_eq!(d("17/05/2024"), Some("2024-05-17".into()));
+        // Ambiguous, impossible, or not a date.
+        assert_eq!(d("01/02/2024"), None);
+        assert_eq!(d("01/02/03"), None);
+        assert_eq!(d("31/02/2024"), None);
+        assert_eq!(d("2024-02-31"), None);
+        assert_eq!(d("Mayday 17, 2024"), None);
+        assert_eq!(d("yesterday"), None);
+        assert_eq!(
+            find_date("Posted by Jane on March 3, 2021 at 10:00").map(|f| f.iso()),
+            Some("2021-03-03".into())
+        );
+        assert_eq!(
+            url_date("https://x.org/2024/05/17/story").map(|f| f.iso()),
+            Some("2024-05-17".into())
+        );
+        assert_eq!(
+            url_date("https://x.org/news/20240517-story").map(|f| f.iso()),
+            Some("2024-05-17".into())
+        );
+        assert_eq!(url_date("https://x.org/item/20241399/"), None);
+        assert_eq!(url_date("https://x.org/?d=2024/05/17"), None);
+        // Never after the record's date, never before 1990.
+        let e = Evidence {
+            meta: meta(&[
+                ("article:published_time", "2031-01-01"),
+                ("date", "1985-01-01"),
+                ("dc.date", "2020-02-02"),
+            ]),
+            record_date: Some("2024-05-01T00:00:00Z"),
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).published.as_deref(), Some("2020-02-02"));
+    }
+
+    #[test]
+    fn evidence_in_its_order() {
+        let ld: Vec<Value> = vec![
+            serde_json::json!({"@context": "https://schema.org", "@graph": [
+                {"@type": "WebSite", "name": "The Daily"},
+                {"@type": "WebPage", "name": "Rain in Spain | The Daily"},
+                {"@type": "NewsArticle", "headline": "Rain in Spain falls mainly", "datePublished": "2024-03-02T08:00:00+01:00",
+                 "dateModified": "2024-03-03", "author": [{"@type": "Person", "name": "Ann Lee"}, {"name": "Bo Li"}]}
+            ]}),
+        ];
+        let e = Evidence {
+            json_ld: &ld,
+            meta: meta(&[
+                ("author", "Someone Else"),
+                ("og:title", "Rain in Spain | The Daily"),
+            ]),
+            title: Some("Rain in Spain | The Daily"),
+            blocks: vec![
+                (Kind::Heading(1), "The Daily"),
+                (Kind::Heading(1), "Rain in Spain"),
+            ],
+            url: "https://www.thedaily.com/news/rain",
+            canonical: Some("/news/rain?x=1".into()),
+            lang: Some("en-GB".into()),
+            ..Evidence::default()
+        };
+        let m = find(&e);
+        assert_eq!(
+            m,
+            Metadata {
+                title: Some("Rain in Spain".into()),
+                author: Some("Ann Lee, Bo Li".into()),
+                published: Some("2024-03-02T08:00:00+01:00".into()),
+                modified: Some("2024-03-03".into()),
+                sitename: Some("The Daily".into()),
+                canonical: Some("https://www.thedaily.com/news/rain?x=1".into()),
+                description: None,
+                declared_language: Some("en-GB".into()),
+            }
+        );
+        // Without JSON-LD and h1: og:title without the site name, the meta author, the URL's date.
+        let e = Evidence {
+            meta: meta(&[
+                ("author", "By Jane Doe | Staff"),
+                ("og:title", "Best Headphones 2025 – Headphones.com"),
+            ]),
+            url: "https://www.headphones.com/blog/2025/01/05/best",
+            ..Evidence::default()
+        };
+        let m = find(&e);
+        assert_eq!(m.title.as_deref(), Some("Best Headphones 2025"));
+        assert_eq!(m.author.as_deref(), Some("Jane Doe"));
+        assert_eq!(m.published.as_deref(), Some("2025-01-05"));
+        // Bylines and time elements of the body.
+        let e = Evidence {
+            found: vec![
+                (
+                    ClueKind::Byline,
+                    "Written by Sam Poe on 3 June 2023".into(),
+                    true,
+                ),
+                (ClueKind::Time, "June 3, 2023".into(), true),
+            ],
+            title: Some("Docs :: Getting started - GitHub Docs"),
+            url: "https://docs.github.com/en/get-started",
+            ..Evidence::default()
+        };
+        let m = find(&e);
+        assert_eq!(m.author.as_deref(), Some("Sam Poe"));
+        assert_eq!(m.published.as_deref(), Some("2023-06-03"));
+        assert_eq!(m.title.as_deref(), Some("Getting started"));
+    }
+
+    #[test]
+    fn bad_values_give_none() {
+        for v in [
+            "https://example.org/author/jane",
+            "",
+            "   ",
+            "1234",
+            &"word ".repeat(20),
+        ] {
+            assert_eq!(clean_author(v), None, "{v:?}");
+        }
+        assert_eq!(
+            clean_author("by Jane Doe - 5 min read").as_deref(),
+            Some("Jane Doe")
+        );
+        // Malformed JSON-LD items are skipped; deep nesting is bounded.
+        let mut deep = serde_json::json!({"headline": "x"});
+        for _ in 0..200 {
+            deep = serde_json::json!([deep]);
+        }
+        let ld = vec![deep, serde_json::json!({"@type": 5, "author": {"name": 7}})];
+        let e = Evidence {
+            json_ld: &ld,
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e), Metadata::default());
+        // A 1 MB title is cut.
+        let long = "word ".repeat(200_000);
+        let e = Evidence {
+            title: Some(&long),
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).title.unwrap().chars().count(), 500);
+    }
+}
