@@ -743,7 +743,7 @@ fn the_library_streams_the_documents_process_writes() {
             let mut lines = String::new();
             for d in &mut docs {
                 let mut line = Vec::new();
-                cowrex::output::jsonl::write_doc(&mut line, &d.unwrap(), Default::default());
+                cowrex::output::jsonl::write_doc(&mut line, &d.unwrap(), Default::default(), None);
                 lines.push_str(std::str::from_utf8(&line).unwrap());
             }
             assert_eq!(lines, expected, "{input} with {threads} threads");

@@ -623,10 +623,22 @@ impl Document {
         self.doc.meta.truncated.as_deref()
     }
 
+    /// The content as Markdown (CommonMark with GFM tables), links kept.
+    #[getter]
+    fn markdown(&self) -> String {
+        self.doc.markdown(true)
+    }
+
+    /// The content as Markdown, with or without its links.
+    #[pyo3(signature = (links = true))]
+    fn to_markdown(&self, links: bool) -> String {
+        self.doc.markdown(links)
+    }
+
     /// The document as `cowrex process --format jsonl` writes it.
     fn to_json(&self) -> String {
         let mut out = Vec::new();
-        jsonl::write_doc(&mut out, &self.doc, self.dup_blocks);
+        jsonl::write_doc(&mut out, &self.doc, self.dup_blocks, None);
         out.pop();
         String::from_utf8(out).expect("JSON is UTF-8")
     }

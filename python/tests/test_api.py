@@ -205,6 +205,25 @@ def test_the_document_has_the_pages_metadata():
     assert doc.to_dict()["published"] == "2024-06-01"
 
 
+def test_markdown_has_the_structure_of_the_content(tmp_path):
+    html = (
+        "<body><h2>Rivers</h2><p>The <b>longest</b> river is the <a href='/nile'>Nile</a>.</p>"
+        "<ol><li>Nile</li><li>Amazon</li></ol><table><tr><th>River</th><th>km</th></tr>"
+        "<tr><td>Nile</td><td>6650</td></tr></table></body>"
+    )
+    doc = cowrex.extract(html, url="https://rivers.example/list", threshold=1.0)
+    expected = (
+        "## Rivers\n\nThe **longest** river is the [Nile](https://rivers.example/nile).\n\n"
+        "1. Nile\n2. Amazon\n\n| River | km |\n| --- | --- |\n| Nile | 6650 |\n"
+    )
+    assert doc.markdown == expected
+    assert doc.to_markdown(links=False) == expected.replace("[Nile](https://rivers.example/nile)", "Nile")
+    page = tmp_path / "page.html"
+    page.write_text(html)
+    out = run_cli("extract", "--format", "markdown", "--threshold", "1", "--url", "https://rivers.example/list", page)
+    assert out.stdout.decode() == expected
+
+
 def test_caps_are_options():
     html = "<html><body>" + "<div>" * 500 + "<p>some text here</p>" * 400 + "</body></html>"
     whole = cowrex.extract(html)

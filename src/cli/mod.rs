@@ -258,6 +258,12 @@ struct ProcessArgs {
     /// Write S.links.gz: document URL, link, relation, document badness, block bpv.
     #[arg(long)]
     links: bool,
+    /// JSONL documents get a `markdown` field: the content as Markdown.
+    #[arg(long)]
+    markdown: bool,
+    /// Markdown without links (their text stays).
+    #[arg(long, requires = "markdown")]
+    no_markdown_links: bool,
     /// Blocks repeating an earlier block of their document: mark (`<dup idx of>`), drop, or
     /// keep (not detected).
     #[arg(long, value_enum, default_value_t = DupBlocksArg::Mark, value_name = "HOW")]
@@ -330,6 +336,8 @@ enum Format {
     Text,
     Tsv,
     Json,
+    /// The content as Markdown (CommonMark with GFM tables).
+    Markdown,
 }
 
 #[derive(Args)]
@@ -337,9 +345,13 @@ struct ExtractArgs {
     /// HTML file (may start with an ARC or HTTP header), or - for stdin.
     #[arg(default_value = "-", value_name = "FILE")]
     file: PathBuf,
-    /// text: the non-boilerplate blocks, one per line; tsv/json: every block with its scores.
+    /// text: the non-boilerplate blocks, one per line; markdown: the same as Markdown;
+    /// tsv/json: every block with its scores.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Markdown without links (their text stays).
+    #[arg(long)]
+    no_markdown_links: bool,
     /// URL of the page (for host and charset hints).
     #[arg(long, default_value = "")]
     url: String,
@@ -871,6 +883,7 @@ fn process(a: ProcessArgs) -> CliResult {
             min_length: a.min_length,
             shingles: !a.no_shingles,
             links: a.links,
+            markdown: a.markdown.then_some(!a.no_markdown_links),
             dup_blocks: match a.dup_blocks {
                 DupBlocksArg::Mark => DupBlocks::Mark,
                 DupBlocksArg::Drop => DupBlocks::Drop,
@@ -967,6 +980,11 @@ fn extract(a: ExtractArgs) -> CliResult {
     let extractor = Extractor::new(&options(&a.model, a.scorer.scorer()))?;
     let bytes = read_input(&a.file)?;
     if a.plain_text {
+        if matches!(a.format, Format::Markdown) {
+            return Err(
+                "--plain-text has no structure to write as Markdown; use --format text".into(),
+            );
+        }
         return extract_plain_text(&bytes, extractor.models(), a.format, a.bias.bias);
     }
     let doc = extractor.extract(&bytes, Some(&a.url));
@@ -980,6 +998,7 @@ fn extract(a: ExtractArgs) -> CliResult {
                 writeln!(out, "{text}")?;
             }
         }
+        Format::Markdown => write!(out, "{}", doc.markdown(!a.no_markdown_links))?,
         Format::Tsv => {
             writeln!(
                 out,
@@ -1021,6 +1040,7 @@ fn extract(a: ExtractArgs) -> CliResult {
                 "canonical": doc.metadata.canonical,
                 "description": doc.metadata.description,
                 "declared_language": doc.metadata.declared_language,
+                "markdown": doc.markdown(!a.no_markdown_links),
                 "sourcecharset": found.then_some(&doc.source_charset),
                 "language": found.then(|| doc.language_code()),
                 "capped": doc.capped.map(crate::html::Cap::name),
@@ -1154,7 +1174,7 @@ fn extract_plain_text(bytes: &[u8], models: &Models, format: Format, bias: f32) 
     let clean = |s: &Option<f32>| s.is_some_and(|s| s >= bias);
     let mut out = io::BufWriter::new(io::stdout().lock());
     match format {
-        Format::Text => {
+        Format::Text | Format::Markdown => {
             let kept: Vec<&str> = paras
                 .iter()
                 .zip(&scores)

@@ -1,5 +1,5 @@
 //! A page's metadata: its headline, author, publication and modification dates, site name,
-//! canonical URL and declared language, from what its markup says of it ([`html::Clues`]),
+//! canonical URL and declared language, from what its markup says of it ([`Clues`]),
 //! its JSON-LD and its headings, each in a documented order of evidence (the first that gives
 //! a usable value wins):
 //!
@@ -68,7 +68,7 @@ pub struct Evidence<'a> {
     pub meta: Vec<(String, String)>,
     pub canonical: Option<String>,
     pub lang: Option<String>,
-    /// The body's clues ([`html::Clue`]): kind, value, and whether the value is text.
+    /// The body's clues ([`crate::html::Clue`]): kind, value, and whether the value is text.
     pub found: Vec<(ClueKind, String, bool)>,
     pub json_ld: &'a [Value],
     /// The `<title>` element.

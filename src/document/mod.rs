@@ -26,6 +26,12 @@ pub struct Block {
     /// preformatted text, a line break for each `<br>`, soft hyphens and zero-width spaces
     /// removed, trimmed, NFC ([`shown_text`]). What every output writes.
     pub text: String,
+    /// The text with the segmenter's [`html::mark`]s of emphasis, code and links, when it has
+    /// any (what [`crate::output::markdown`] writes from).
+    pub marked: Option<String>,
+    /// The targets of its links, in the order of their marks: absolute where the page's
+    /// address (or `<base href>`) allows.
+    pub links: Vec<String>,
     /// texrex's second-pass text ([`output_text`] of [`tx::second_pass`]: entities decoded
     /// twice, tags, e-mail addresses, URIs and hashtags masked, whitespace collapsed): what the
     /// scorers read and were trained on.
@@ -168,6 +174,11 @@ impl Document {
         text
     }
 
+    /// The content as Markdown ([`crate::output::markdown`]), with or without its links.
+    pub fn markdown(&self, links: bool) -> String {
+        crate::output::markdown::write(self, links)
+    }
+
     /// The identified language as an ISO 639-3 code, `unknown` without one.
     pub fn language_code(&self) -> &'static str {
         crate::output::xml::language_code(self.language)
@@ -303,6 +314,8 @@ pub struct Config {
     pub shingles: bool,
     pub links: bool,
     pub dup_blocks: DupBlocks,
+    /// JSONL documents have a `markdown` field: `Some(links)`, with links or without.
+    pub markdown: Option<bool>,
     /// What the output text masks (texrex's placeholders), [`Block::text`].
     pub mask: Mask,
     /// The output text is texrex's second-pass text ([`Block::cleansed`]) instead of the
@@ -338,6 +351,7 @@ impl Default for Config {
             shingles: true,
             links: false,
             dup_blocks: DupBlocks::Mark,
+            markdown: None,
             mask: Mask::default(),
             texrex_text: false,
         }
@@ -423,6 +437,14 @@ pub fn analyze(
     let no_text = seg.capped.map_or(Skip::NoText, Skip::Capped);
     let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(no_text)?;
 
+    // Where the links of the text point from: `<base href>`, else the page's address.
+    let link_base = url::Url::parse(&page.meta.url).ok().map(|doc| {
+        seg.head
+            .base
+            .as_deref()
+            .and_then(|b| doc.join(tx::unescape(&dec(b)).trim()).ok())
+            .unwrap_or(doc)
+    });
     let mut blocks = Vec::new();
     let mut paragraph_start = false;
     for (idx, ((f, c), raw)) in feats.iter().zip(&cleansed).zip(&seg.blocks).enumerate() {
@@ -430,15 +452,27 @@ pub fn analyze(
         let Some(f) = f else { continue };
         let cleansed = output_text(&c.text);
         let chars = cleansed.chars().count();
+        let shown = dec(raw.shown.as_deref().unwrap_or(&raw.text));
         let text = if cfg.texrex_text {
             cleansed.clone()
         } else {
-            shown_text(
-                &dec(raw.shown.as_deref().unwrap_or(&raw.text)),
-                raw.pre,
-                cfg.mask,
-            )
+            shown_text(&shown, raw.pre, cfg.mask)
         };
+        // The text with its inline markup, for Markdown, when it has any.
+        let marked = (!cfg.texrex_text && shown.bytes().any(html::mark::is_mark))
+            .then(|| shown_text_marked(&shown, raw.pre, cfg.mask, true));
+        let links = raw
+            .links
+            .iter()
+            .map(|href| {
+                let href = tx::unescape(&dec(href));
+                let href = href.trim();
+                link_base
+                    .as_ref()
+                    .and_then(|b| b.join(href).ok())
+                    .map_or_else(|| href.to_owned(), String::from)
+            })
+            .collect();
         blocks.push(Block {
             idx,
             features: *f,
@@ -459,6 +493,8 @@ pub fn analyze(
             markup: raw.markup.clone(),
             markup_score: Default::default(),
             text,
+            marked,
+            links,
             cleansed,
             kind: raw.kind,
             chars,
@@ -877,9 +913,20 @@ fn last_two_labels(host: &str) -> &str {
 /// trimmed, except in preformatted text, which keeps its spaces and loses only blank lines at
 /// its start and whitespace at its end; NFC and XML-safe.
 pub fn shown_text(shown: &str, pre: bool, mask: Mask) -> String {
+    shown_text_marked(shown, pre, mask, false)
+}
+
+/// [`shown_text`], keeping the segmenter's [`html::mark`]s of inline markup when `marks`.
+fn shown_text_marked(shown: &str, pre: bool, mask: Mask, marks: bool) -> String {
     let mut text = tx::unescape(shown);
     text.retain(|c| !matches!(c, '\u{ad}' | '\u{200b}' | '\u{2060}' | '\u{feff}'));
-    decode::strip_xml_illegal(&mut text);
+    if marks {
+        text.retain(|c| {
+            !decode::is_xml_illegal(c) || html::mark::is_mark(c as u32 as u8) && (c as u32) < 0x20
+        });
+    } else {
+        decode::strip_xml_illegal(&mut text);
+    }
     if mask.any() {
         text = tx::mask(&text, mask.email, mask.uri, mask.hashtag);
     }

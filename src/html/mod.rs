@@ -138,6 +138,8 @@ pub struct RawBlock {
     pub shown: Option<Vec<u8>>,
     /// Some of its text is preformatted.
     pub pre: bool,
+    /// The `href`s of the links whose text `shown` marks ([`mark`]), in order (HTML5 syntax).
+    pub links: Vec<Vec<u8>>,
     /// What it is (heading, paragraph, list item, …), from the elements around its first text.
     pub kind: Kind,
     /// Position right after the tag that opened the block.
@@ -170,6 +172,27 @@ pub struct RawBlock {
     /// The [`markup_token`]s of the `class` and `id` values of the elements around its first
     /// text (at most `MAX_BLOCK_TOKENS`, the innermost elements' first), sorted, distinct.
     pub markup: Vec<u32>,
+}
+
+/// Bytes that mark inline markup in [`RawBlock::shown`] (with HTML5 syntax): emphasis
+/// (`em`, `i`), strong emphasis (`strong`, `b`), code (`code`, `kbd`, `samp`, `tt` outside
+/// `pre`) and links (`a href`, the `n`-th of [`RawBlock::links`] for the `n`-th opening).
+/// They are ASCII controls, which no text keeps (they are not XML characters): the page's
+/// own are dropped from `shown`, and every text but the Markdown writer's drops these.
+pub mod mark {
+    pub const EM: u8 = 0x01;
+    pub const EM_END: u8 = 0x02;
+    pub const STRONG: u8 = 0x03;
+    pub const STRONG_END: u8 = 0x04;
+    pub const CODE: u8 = 0x05;
+    pub const CODE_END: u8 = 0x06;
+    pub const LINK: u8 = 0x0e;
+    pub const LINK_END: u8 = 0x0f;
+
+    /// Whether a byte is a mark (or a control the page's text may not keep in `shown`).
+    pub fn is_mark(b: u8) -> bool {
+        matches!(b, 0x01..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f)
+    }
 }
 
 /// Structural cues of a block: bits for the elements its text is in (tag names, and tokens of
@@ -636,6 +659,10 @@ struct Open {
     cols: u32,
     /// 1 + the index of the clue ([`Clues::found`]) its text goes to, 0 for none.
     capture: u16,
+    /// The [`mark`] that ends it, written into block `mark_block`'s shown text when it
+    /// closes in that block (0: none).
+    mark_end: u8,
+    mark_block: u32,
 }
 
 const NO_TABLE: u32 = u32::MAX;
@@ -1327,6 +1354,7 @@ impl Stripper<'_> {
                 let (attr, class) = attr_cues(attrs, &mut self.tokens);
                 let (ctx, table) = self.element_context(name, attrs, parent_ctx, parent_table);
                 let capture = self.element_clue(name, parent_capture);
+                let (mark_end, mark_block) = self.inline_mark(name, parent_pre);
                 self.stack.push(Open {
                     key: k,
                     cues: parent | tag_cues(name) | attr,
@@ -1339,6 +1367,8 @@ impl Stripper<'_> {
                     rows: 0,
                     cols: 0,
                     capture,
+                    mark_end,
+                    mark_block,
                 });
             }
         }
@@ -1443,6 +1473,44 @@ impl Stripper<'_> {
         (ctx, table)
     }
 
+    /// Mark the start of inline markup in the current block's shown text ([`mark`], HTML5
+    /// syntax); returns the mark that ends it and the block, for [`Open::mark_end`].
+    fn inline_mark(&mut self, name: &[u8], pre: bool) -> (u8, u32) {
+        if self.syntax != Syntax::Html5 || self.state != State::Text {
+            return (0, 0);
+        }
+        let Some(cur) = self.cur else { return (0, 0) };
+        let (start, end) = match name {
+            b"em" | b"i" => (mark::EM, mark::EM_END),
+            b"strong" | b"b" => (mark::STRONG, mark::STRONG_END),
+            b"code" | b"kbd" | b"samp" | b"tt" if !pre => (mark::CODE, mark::CODE_END),
+            b"a" => {
+                let attrs = &self.raw[self.attrs.0..self.attrs.1];
+                let href = parse_attributes(attrs)
+                    .into_iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(b"href"))
+                    .map(|(_, v)| v)
+                    .filter(|v| !v.is_empty() && v.len() <= 2048);
+                let Some(href) = href else { return (0, 0) };
+                self.blocks[cur].links.push(collapse(href));
+                (mark::LINK, mark::LINK_END)
+            }
+            _ => return (0, 0),
+        };
+        self.push_mark(start);
+        (end, cur as u32)
+    }
+
+    /// Append a [`mark`] to the current block's shown text.
+    fn push_mark(&mut self, m: u8) {
+        let Some(cur) = self.cur else { return };
+        let block = &mut self.blocks[cur];
+        block
+            .shown
+            .get_or_insert_with(|| block.text.clone())
+            .push(m);
+    }
+
     /// Record the clue a start tag gives ([`clues::element_clue`], HTML5 syntax); returns where
     /// the element's text goes ([`Open::capture`]): to its own clue, or where its parent's goes.
     fn element_clue(&mut self, name: &[u8], parent_capture: u16) -> u16 {
@@ -1496,6 +1564,12 @@ impl Stripper<'_> {
     fn close_to(&mut self, len: usize) {
         if let Some(e) = self.stack.get(len) {
             self.tokens.truncate(e.tokens as usize);
+        }
+        for i in (len..self.stack.len()).rev() {
+            let e = self.stack[i];
+            if e.mark_end != 0 && self.cur == Some(e.mark_block as usize) {
+                self.push_mark(e.mark_end);
+            }
         }
         for e in self.stack.drain(len..) {
             if e.first != NO_TEXT && self.last_text > e.first {
@@ -1717,6 +1791,9 @@ impl Stripper<'_> {
 fn push_collapsed(shown: &mut Vec<u8>, bytes: &[u8]) {
     let mut in_word = shown.last().is_some_and(|&l| !is_ws(l));
     for &b in bytes {
+        if mark::is_mark(b) {
+            continue;
+        }
         if !is_ws(b) {
             shown.push(b);
             in_word = true;
@@ -1732,13 +1809,15 @@ fn push_collapsed(shown: &mut Vec<u8>, bytes: &[u8]) {
 /// and the space [`raw_text`] put before each line goes.
 fn push_verbatim(shown: &mut Vec<u8>, bytes: &[u8], at: Option<usize>, line_ends: &[usize]) {
     let Some(at) = at else {
-        shown.extend_from_slice(bytes);
+        shown.extend(bytes.iter().filter(|&&b| !mark::is_mark(b)));
         return;
     };
     let is_end = |p: usize| line_ends.binary_search(&p).is_ok();
     for (k, &b) in bytes.iter().enumerate() {
         let p = at + k;
-        if is_end(p) {
+        if mark::is_mark(b) {
+            continue;
+        } else if is_end(p) {
             shown.push(b'\n');
         } else if !(b == b' ' && (p == 0 || is_end(p - 1))) {
             shown.push(b);

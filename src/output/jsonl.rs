@@ -55,6 +55,9 @@ struct Line<'a> {
     avgbpd: f64,
     /// The document's decision threshold: `text` is the blocks whose `bpv` is at most this.
     bpt: f32,
+    /// The content as Markdown, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    markdown: Option<String>,
     blocks: Vec<BlockLine<'a>>,
     provenance: Provenance<'a>,
 }
@@ -98,7 +101,13 @@ struct Provenance<'a> {
 
 /// Append one document as a JSON line (with `duplicate_of` when [`Document::duplicate_of`] is
 /// set). Returns the position of the final `}`, where the writer can add `,"duplicate_of":"…"`.
-pub fn write_doc(out: &mut Vec<u8>, doc: &Document, dup_blocks: DupBlocks) -> usize {
+/// `markdown`: with a `markdown` field, `Some(links)` with or without its links.
+pub fn write_doc(
+    out: &mut Vec<u8>,
+    doc: &Document,
+    dup_blocks: DupBlocks,
+    markdown: Option<bool>,
+) -> usize {
     let f = &doc.figures;
     let m = &doc.meta;
     let md = &doc.metadata;
@@ -127,6 +136,7 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, dup_blocks: DupBlocks) -> us
         avgbpc: f.avgbpc,
         avgbpd: f.avgbpd,
         bpt: doc.threshold,
+        markdown: markdown.map(|links| doc.markdown(links)),
         blocks: doc
             .blocks
             .iter()

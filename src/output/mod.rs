@@ -3,6 +3,7 @@
 pub mod filter;
 pub mod gz;
 pub mod jsonl;
+pub mod markdown;
 pub mod stats;
 pub mod xml;
 

@@ -282,7 +282,7 @@ pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let d = &cfg.doc;
     let s = format!(
         "v7 threshold={:?} max_depth={} max_blocks={} max_work={} syntax={:?} filter={:?} max_badness={:?} \
-         min_length={} shingles={} links={} dup_blocks={:?} mask={:?} texrex_text={} \
+         min_length={} shingles={} links={} dup_blocks={:?} markdown={:?} mask={:?} texrex_text={} \
          max_payload={} formats={:?} exact_dups={:?} model={}",
         d.threshold,
         d.limits.max_depth,
@@ -295,6 +295,7 @@ pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
         d.shingles,
         d.links,
         d.dup_blocks,
+        d.markdown,
         d.mask,
         d.texrex_text,
         cfg.max_payload,
@@ -666,7 +667,7 @@ fn process_record(
     let vrt = formats.vrt.then(|| lines(xml::Lines::Vrt));
     let jsonl = formats.jsonl.then(|| {
         let mut bytes = Vec::with_capacity(4096);
-        let mark_at = jsonl::write_doc(&mut bytes, &doc, cfg.dup_blocks);
+        let mark_at = jsonl::write_doc(&mut bytes, &doc, cfg.dup_blocks, cfg.markdown);
         Rendered { bytes, mark_at }
     });
     let mut shingles = Vec::new();

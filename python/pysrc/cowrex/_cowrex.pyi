@@ -113,6 +113,11 @@ class Document:
     def declared_language(self) -> Optional[str]:
         """The language the page declares (``<html lang>``), as written."""
     @property
+    def markdown(self) -> str:
+        """The content as Markdown (CommonMark with GFM tables), links kept."""
+    def to_markdown(self, links: bool = True) -> str:
+        """The content as Markdown, with or without its links."""
+    @property
     def keywords(self) -> Optional[str]: ...
     @property
     def url(self) -> str: ...
