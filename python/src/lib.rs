@@ -635,6 +635,14 @@ impl Document {
         self.doc.markdown(links)
     }
 
+    /// The inspector's page of the document (`cowrex inspect`): a self-contained HTML file
+    /// that shows every block, its kind and scores and whether it is kept; with `gold`, the
+    /// page's gold text, what was kept that is not in it and what of it was dropped.
+    #[pyo3(signature = (gold = None))]
+    fn to_html(&self, gold: Option<&str>) -> String {
+        cowrex::output::inspect::page(&self.doc, gold)
+    }
+
     /// The document as `cowrex process --format jsonl` writes it.
     fn to_json(&self) -> String {
         let mut out = Vec::new();

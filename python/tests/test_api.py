@@ -224,6 +224,20 @@ def test_markdown_has_the_structure_of_the_content(tmp_path):
     assert out.stdout.decode() == expected
 
 
+def test_to_html_is_the_inspectors_page(tmp_path):
+    html = PAGES["article"]
+    doc = cowrex.extract(html)
+    page = doc.to_html(gold="Ducks are water birds")
+    assert page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page
+    assert page.count('<li class="block') == len(doc.blocks)
+    assert "precision" in page and "precision" not in doc.to_html()
+    src = tmp_path / "page.html"
+    src.write_bytes(html)
+    out = tmp_path / "inspect.html"
+    assert run_cli("inspect", src, "-o", out).returncode == 0
+    assert out.read_text().count('<li class="block') == len(doc.blocks)
+
+
 def test_caps_are_options():
     html = "<html><body>" + "<div>" * 500 + "<p>some text here</p>" * 400 + "</body></html>"
     whole = cowrex.extract(html)

@@ -2,6 +2,7 @@
 
 mod batch;
 mod corpus;
+mod inspect;
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -41,6 +42,9 @@ enum Command {
     Process(ProcessArgs),
     /// Extract the text of one HTML page (non-boilerplate blocks, or every block with scores).
     Extract(ExtractArgs),
+    /// Write one page (or one record of a WARC file) as an HTML file that shows every block,
+    /// its kind, its scores and whether it is kept.
+    Inspect(inspect::InspectArgs),
     /// Print texrex's 37 features of every block of one HTML page.
     Features(FeaturesArgs),
     /// Train models.
@@ -707,6 +711,7 @@ pub fn main() -> i32 {
         Command::Process(a) => process(a),
         Command::Extract(a) => extract(a),
         Command::Features(a) => features(a),
+        Command::Inspect(a) => inspect::inspect(a),
         Command::Train(TrainCommand::Mlp(a)) => train_mlp(a),
         Command::Train(TrainCommand::Ngram(a)) => train_ngram(a),
         Command::Eval(a) => evaluate(a),

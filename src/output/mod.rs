@@ -2,6 +2,7 @@
 
 pub mod filter;
 pub mod gz;
+pub mod inspect;
 pub mod jsonl;
 pub mod markdown;
 pub mod stats;

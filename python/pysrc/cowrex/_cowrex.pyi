@@ -117,6 +117,8 @@ class Document:
         """The content as Markdown (CommonMark with GFM tables), links kept."""
     def to_markdown(self, links: bool = True) -> str:
         """The content as Markdown, with or without its links."""
+    def to_html(self, gold: Optional[str] = None) -> str:
+        """The inspector's self-contained HTML page of the document (``cowrex inspect``); with ``gold``, noise and missed text marked."""
     @property
     def keywords(self) -> Optional[str]: ...
     @property

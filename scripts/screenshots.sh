@@ -1,0 +1,20 @@
+#!/bin/sh
+# The screenshots in docs/: `cowrex inspect` on a page of the bundled sample (fixtures/, made
+# by scripts/make_fixtures.py), drawn by headless Chromium (Debian's `chromium`).
+#
+# Usage: sh scripts/screenshots.sh   (after cargo build --release)
+set -eu
+cd "$(dirname "$0")/.."
+COWREX=target/release/cowrex
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+shot() { # shot FILE.html OUT.png WIDTH,HEIGHT
+    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$TMP/profile" --hide-scrollbars --window-size="$3" \
+        --screenshot="$2" "file://$1" 2>/dev/null
+}
+"$COWREX" inspect --warc fixtures/sample.warc.gz --url https://example.org/news/festival \
+    -o "$TMP/inspect.html"
+shot "$TMP/inspect.html" "$PWD/docs/inspect.png" 900,560
+ls -l docs/*.png

@@ -1,0 +1,187 @@
+//! `cowrex inspect` in a real browser: headless Chromium opens the file from disk, runs its
+//! script under its Content-Security-Policy, shows one element per block with the decision of
+//! `extract --format json`, draws a non-blank screenshot and logs nothing to the console;
+//! hostile page text stays text.
+//!
+//! Chromium is `$COWREX_CHROMIUM`, else `chromium` on the PATH. Without it the browser checks
+//! are skipped with a message, unless `COWREX_BROWSER_TESTS=1` (`.ci/run` sets it after
+//! installing Debian's chromium), when its absence fails the test.
+
+mod common;
+use common::{cowrex, tempdir};
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The browser, or None (with a message) when it is absent and not required.
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("COWREX_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|d| d.join("chromium"))
+                    .find(|p| p.is_file())
+            })
+        });
+    if path.is_none() {
+        assert!(
+            std::env::var("COWREX_BROWSER_TESTS").as_deref() != Ok("1"),
+            "COWREX_BROWSER_TESTS=1 but no chromium (set COWREX_CHROMIUM or install chromium)"
+        );
+        eprintln!("SKIPPED: no chromium on the PATH (or $COWREX_CHROMIUM); browser checks not run");
+    }
+    path
+}
+
+/// Run headless Chromium on a file with `args`; returns stdout and the console lines of its log.
+fn browse(chromium: &Path, profile: &Path, file: &Path, args: &[&str]) -> (String, Vec<String>) {
+    let o = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--log-level=0",
+            "--window-size=1200,800",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", file.display()))
+        .output()
+        .expect("chromium runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let console = String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(str::to_owned)
+        .collect();
+    (String::from_utf8_lossy(&o.stdout).into_owned(), console)
+}
+
+/// The class attributes of the DOM's block elements, in order.
+fn block_classes(dom: &str) -> Vec<String> {
+    dom.split("<li class=\"block ")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].to_owned())
+        .collect()
+}
+
+const HOSTILE: &str = "<html><head><title>\"><img src=x onerror=alert(1)></title>\
+    <meta name=author content=\"<script>alert(2)</script>\"></head><body>\
+    <nav><a href=/>Home</a> <a href=/a>About</a></nav>\
+    <h1>&lt;script&gt;alert(3)&lt;/script&gt;</h1>\
+    <p>Click <a href=\"javascript:alert(4)\">here</a> &lt;img src=x onerror=alert(5)&gt; for the \
+    long text of this page, which goes on for a while, so that it is the page's content.</p>\
+    <p>A second paragraph with \"><svg onload=alert(6)> in it, and more running text.</p></body></html>";
+
+#[test]
+fn the_inspector_shows_every_block_in_a_browser() {
+    let dir = tempdir("inspect");
+    let page = dir.join("hostile.html");
+    std::fs::write(&page, HOSTILE).unwrap();
+    let gold = dir.join("gold.txt");
+    std::fs::write(&gold, "Click here for the long text of this page").unwrap();
+    let out = dir.join("hostile-inspect.html");
+    let o = cowrex()
+        .args(["inspect", "--url", "javascript:alert(7)", "--gold"])
+        .arg(&gold)
+        .arg(&page)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&out).unwrap();
+    // Page text is text: one script (the inspector's), no element from the page.
+    assert_eq!(html.matches("<script").count(), 1);
+    for tag in ["<img", "<svg", "href="] {
+        assert!(!html.contains(tag), "{tag}");
+    }
+    assert!(html.contains("&lt;script&gt;alert(3)&lt;/script&gt;"));
+    assert!(html.contains("javascript:alert(7)") && html.contains("precision"));
+
+    // A record of a WARC file, chosen by its URL.
+    let record = dir.join("record.html");
+    let o = cowrex()
+        .args(["inspect", "--warc", "fixtures/sample.warc.gz", "--url"])
+        .arg("https://example.org/news/festival")
+        .arg("-o")
+        .arg(&record)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = cowrex()
+        .args([
+            "inspect",
+            "--warc",
+            "fixtures/sample.warc.gz",
+            "--url",
+            "https://nowhere.example/",
+            "-o",
+        ])
+        .arg(dir.join("none.html"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has no HTML document with that URL"));
+
+    let Some(chromium) = chromium() else { return };
+    for (file, source, url) in [
+        (&out, page.clone(), "javascript:alert(7)"),
+        (&record, PathBuf::new(), "https://example.org/news/festival"),
+    ] {
+        let profile = dir.join("profile");
+        let (dom, console) = browse(&chromium, &profile, file, &["--dump-dom"]);
+        assert!(console.is_empty(), "console: {console:?}");
+        // The script ran (the policy allowed it), and added nothing from the page.
+        assert!(
+            dom.contains("data-ready=\"1\""),
+            "the inspector's script did not run"
+        );
+        assert_eq!(dom.matches("<script").count(), 1);
+        assert!(!dom.contains("<img") && !dom.contains("<svg"));
+        // One element per block, kept or dropped as `extract --format json` decides.
+        let json = if source.as_os_str().is_empty() {
+            None
+        } else {
+            let o = cowrex()
+                .args(["extract", "--format", "json", "--url", url])
+                .arg(&source)
+                .output()
+                .unwrap();
+            Some(serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap())
+        };
+        let classes = block_classes(&dom);
+        assert!(!classes.is_empty());
+        if let Some(j) = json {
+            let blocks = j["blocks"].as_array().unwrap();
+            assert_eq!(classes.len(), blocks.len());
+            for (c, b) in classes.iter().zip(blocks) {
+                let kept = !b["boilerplate"].as_bool().unwrap();
+                assert_eq!(
+                    c.split(' ').next().unwrap(),
+                    if kept { "kept" } else { "dropped" }
+                );
+            }
+            assert!(classes.iter().any(|c| c.contains("kept")));
+        }
+        let png = dir.join("shot.png");
+        let arg = format!("--screenshot={}", png.display());
+        let (_, console) = browse(&chromium, &profile, file, &[&arg]);
+        assert!(console.is_empty(), "console: {console:?}");
+        let shot = std::fs::read(&png).unwrap();
+        assert!(shot.starts_with(b"\x89PNG"), "not a PNG");
+        // A blank 1200 x 800 page compresses to a few KB; a drawn one to tens.
+        assert!(
+            shot.len() > 15_000,
+            "screenshot of {} bytes looks blank",
+            shot.len()
+        );
+    }
+}
