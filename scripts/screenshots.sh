@@ -1,6 +1,7 @@
 #!/bin/sh
 # The screenshots in docs/: `cowrex inspect` on a page of the bundled sample (fixtures/, made
-# by scripts/make_fixtures.py), drawn by headless Chromium (Debian's `chromium`).
+# by scripts/make_fixtures.py) and `cowrex report` on a run over the two fixtures, drawn by
+# headless Chromium (Debian's `chromium`).
 #
 # Usage: sh scripts/screenshots.sh   (after cargo build --release)
 set -eu
@@ -17,4 +18,8 @@ shot() { # shot FILE.html OUT.png WIDTH,HEIGHT
 "$COWREX" inspect --warc fixtures/sample.warc.gz --url https://example.org/news/festival \
     -o "$TMP/inspect.html"
 shot "$TMP/inspect.html" "$PWD/docs/inspect.png" 900,560
+"$COWREX" process --no-progress --format xml,jsonl -o "$TMP/run" fixtures/sample.warc.gz \
+    fixtures/broken.warc.gz
+"$COWREX" report "$TMP/run" -o "$TMP/report.html"
+shot "$TMP/report.html" "$PWD/docs/report.png" 900,900
 ls -l docs/*.png

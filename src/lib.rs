@@ -4,7 +4,7 @@
 //! The pipeline: [`warc`] reads records → [`decode`] picks the charset → [`html`] segments the
 //! page into blocks → [`features`] computes texrex's block features → [`classify`] scores each
 //! block → [`document`] adds document-level figures → [`output`] writes the corpus;
-//! [`pipeline`] runs it all on threads in input order.
+//! [`pipeline`] runs it all on threads in input order; [`report`] draws a whole run.
 
 pub mod classify;
 pub mod cli;
@@ -16,6 +16,7 @@ pub mod features;
 pub mod html;
 pub mod output;
 pub mod pipeline;
+pub mod report;
 pub mod shingle;
 pub mod signals;
 pub mod warc;

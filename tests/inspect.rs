@@ -8,7 +8,7 @@
 //! installing Debian's chromium), when its absence fails the test.
 
 mod common;
-use common::{cowrex, tempdir};
+use common::{cowrex, tempdir, warc_record};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -171,6 +171,20 @@ fn the_inspector_shows_every_block_in_a_browser() {
             }
             assert!(classes.iter().any(|c| c.contains("kept")));
         }
+        // A block's detectors, opened, become a table (the script fills it in).
+        let opened = dir.join("opened.html");
+        let html = std::fs::read_to_string(file).unwrap();
+        std::fs::write(
+            &opened,
+            html.replacen("<details data-s", "<details open data-s", 1),
+        )
+        .unwrap();
+        let (dom, console) = browse(&chromium, &profile, &opened, &["--dump-dom"]);
+        assert!(console.is_empty(), "console: {console:?}");
+        assert!(
+            dom.contains("<summary>detectors</summary><table><tbody><tr><td>mlp</td><td>"),
+            "the opened detectors have no table"
+        );
         let png = dir.join("shot.png");
         let arg = format!("--screenshot={}", png.display());
         let (_, console) = browse(&chromium, &profile, file, &[&arg]);
@@ -184,4 +198,80 @@ fn the_inspector_shows_every_block_in_a_browser() {
             shot.len()
         );
     }
+}
+
+#[test]
+fn the_report_draws_a_run_in_a_browser() {
+    let dir = tempdir("report");
+    // A hostile input: its host and page text try to become markup.
+    let hostile = dir.join("hostile.warc");
+    let mut warc = warc_record(
+        "http://x\"><img src=x onerror=alert(1)>.example/",
+        HOSTILE,
+        1,
+    );
+    warc.extend(warc_record("https://ok.example/a", HOSTILE, 2));
+    std::fs::write(&hostile, warc).unwrap();
+    let out = dir.join("out");
+    for format in ["xml,jsonl", "xml"] {
+        let _ = std::fs::remove_dir_all(&out);
+        let o = cowrex()
+            .args(["process", "--no-progress", "--format", format, "-o"])
+            .arg(&out)
+            .args(["fixtures/sample.warc.gz", "fixtures/broken.warc.gz"])
+            .arg(&hostile)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let report = dir.join("report.html");
+        let o = cowrex()
+            .arg("report")
+            .arg(&out)
+            .arg("-o")
+            .arg(&report)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let html = std::fs::read_to_string(&report).unwrap();
+        // Fates with their bytes, the hosts, the charts; nothing from the pages as markup.
+        assert!(html.contains("skipped.not_response") && html.contains("corrupt_gzip_or_record"));
+        assert!(
+            html.contains("ok.example") && html.contains("x&quot;&gt;&lt;img"),
+            "{format}"
+        );
+        assert_eq!(html.matches("<svg").count(), 6, "{format}");
+        assert!(!html.contains("<img") && !html.contains("<script"));
+        assert!(html.contains(if format == "xml" { "(xml)" } else { "(jsonl)" }));
+    }
+    let o = cowrex()
+        .arg("report")
+        .arg(&dir)
+        .arg("-o")
+        .arg(dir.join("r.html"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a cowrex output directory"));
+
+    let Some(chromium) = chromium() else { return };
+    let report = dir.join("report.html");
+    let profile = dir.join("profile");
+    let (dom, console) = browse(&chromium, &profile, &report, &["--dump-dom"]);
+    assert!(console.is_empty(), "console: {console:?}");
+    assert_eq!(dom.matches("<svg").count(), 6);
+    assert!(!dom.contains("<img") && !dom.contains("<script"));
+    let png = dir.join("report.png");
+    let (_, console) = browse(
+        &chromium,
+        &profile,
+        &report,
+        &[&format!("--screenshot={}", png.display())],
+    );
+    assert!(console.is_empty(), "console: {console:?}");
+    let shot = std::fs::read(&png).unwrap();
+    assert!(
+        shot.starts_with(b"\x89PNG") && shot.len() > 15_000,
+        "{} bytes",
+        shot.len()
+    );
 }

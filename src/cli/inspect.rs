@@ -1,4 +1,5 @@
-//! `cowrex inspect`: one page, or one record of a WARC file, as the inspector's HTML.
+//! `cowrex inspect` (one page, or one record of a WARC file, as the inspector's HTML) and
+//! `cowrex report` (a whole run as one HTML file).
 
 use std::path::{Path, PathBuf};
 
@@ -137,4 +138,30 @@ fn gold_text(gold: &Path, page: Option<&Path>) -> Result<String, String> {
         }
     }
     Err(format!("{} has no page_id {id}", gold.display()))
+}
+
+#[derive(Args)]
+pub(super) struct ReportArgs {
+    /// The output directory of a run (its `*.stats.json`, and its JSONL or XML corpus files).
+    #[arg(value_name = "OUT_DIR")]
+    dir: PathBuf,
+    /// Where to write the HTML file.
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+    /// A blacklist of `cowrex dedup`: its near duplicates are counted.
+    #[arg(long, value_name = "FILE")]
+    blacklist: Option<PathBuf>,
+}
+
+pub(super) fn report(a: ReportArgs) -> CliResult {
+    let run = crate::report::gather(&a.dir, a.blacklist.as_deref())?;
+    std::fs::write(&a.output, crate::report::render(&run))
+        .map_err(|e| format!("cannot write {}: {e}", a.output.display()))?;
+    eprintln!(
+        "cowrex: {} inputs, {} documents in {}",
+        run.inputs.len(),
+        run.documents,
+        a.output.display()
+    );
+    Ok(0)
 }

@@ -45,6 +45,9 @@ enum Command {
     /// Write one page (or one record of a WARC file) as an HTML file that shows every block,
     /// its kind, its scores and whether it is kept.
     Inspect(inspect::InspectArgs),
+    /// Write a report of a whole run (from its output directory) as an HTML file: fates,
+    /// documents, languages, hosts, score histograms, duplicates, throughput per input.
+    Report(inspect::ReportArgs),
     /// Print texrex's 37 features of every block of one HTML page.
     Features(FeaturesArgs),
     /// Train models.
@@ -712,6 +715,7 @@ pub fn main() -> i32 {
         Command::Extract(a) => extract(a),
         Command::Features(a) => features(a),
         Command::Inspect(a) => inspect::inspect(a),
+        Command::Report(a) => inspect::report(a),
         Command::Train(TrainCommand::Mlp(a)) => train_mlp(a),
         Command::Train(TrainCommand::Ngram(a)) => train_ngram(a),
         Command::Eval(a) => evaluate(a),

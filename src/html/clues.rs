@@ -147,18 +147,9 @@ pub(crate) fn element_clue<'a>(name: &[u8], attrs: &'a [u8]) -> Option<ElementCl
 
 /// Append text to a clue's value with whitespace collapsed, up to [`MAX_CLUE_BYTES`].
 pub(crate) fn push_text(value: &mut Vec<u8>, bytes: &[u8]) {
-    let mut in_word = value.last().is_some_and(|&l| !is_html_ws(l));
-    for &b in bytes {
-        if value.len() >= MAX_CLUE_BYTES {
-            return;
-        }
-        if !is_html_ws(b) {
-            value.push(b);
-            in_word = true;
-        } else if in_word {
-            value.push(b' ');
-            in_word = false;
-        }
+    if value.len() < MAX_CLUE_BYTES {
+        super::push_collapsed(value, &bytes[..bytes.len().min(MAX_CLUE_BYTES)]);
+        value.truncate(MAX_CLUE_BYTES);
     }
 }
 

@@ -68,10 +68,13 @@ li.classList.toggle('kept',k);li.classList.toggle('dropped',!k);if(k)kept++;}\
 document.getElementById('kept').textContent=kept;}\
 document.getElementById('scorer').addEventListener('change',show);\
 document.getElementById('hide').addEventListener('change',e=>body.classList.toggle('hide-dropped',e.target.checked));\
+document.addEventListener('toggle',e=>{const d=e.target;if(!d.dataset||!d.dataset.s||d.querySelector('table'))return;\
+const t=document.createElement('table');for(const kv of d.dataset.s.split('|')){const i=kv.indexOf('='),r=t.insertRow();\
+r.insertCell().textContent=kv.slice(0,i);r.insertCell().textContent=kv.slice(i+1);}d.appendChild(t);},true);\
 body.dataset.ready='1';";
 
 /// `sha256-…` of a style sheet or script, for the Content-Security-Policy.
-fn csp_hash(code: &str) -> String {
+pub(crate) fn csp_hash(code: &str) -> String {
     format!("'sha256-{}'", base64(&Sha256::digest(code.as_bytes())))
 }
 
@@ -96,7 +99,7 @@ fn base64(bytes: &[u8]) -> String {
 }
 
 /// Append `s` escaped for HTML text and attribute values.
-fn esc(out: &mut String, s: &str) {
+pub(crate) fn esc(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -252,23 +255,21 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>) {
     if let Some(of) = b.dup_of {
         out.push_str(&format!(" · repeats block #{of}"));
     }
-    out.push_str(" · <details><summary>detectors</summary><table>");
+    // The detectors' values as `name=value|…`, made a table when opened (a table per block
+    // would make a long page's document several times larger).
+    out.push_str(" · <details data-s=\"");
     for (name, score) in super::block_scores(b)
         .into_iter()
         .chain(super::kind_fields(b.kind))
     {
-        out.push_str("<tr><td>");
         out.push_str(name);
-        out.push_str("</td><td>");
+        out.push('=');
         esc(out, &score.text());
-        out.push_str("</td></tr>");
+        out.push('|');
     }
     let m = b.markup_score;
-    out.push_str(&format!(
-        "<tr><td>markup</td><td>{:.2} (words known: {})</td></tr>",
-        m.sum, m.known
-    ));
-    out.push_str("</table></details></div><div class=\"text\">");
+    out.push_str(&format!("markup={:.2} ({} words known)", m.sum, m.known));
+    out.push_str("\"><summary>detectors</summary></details></div><div class=\"text\">");
     esc(out, &b.text);
     out.push_str("</div></div></li>\n");
 }

@@ -17,6 +17,8 @@ pub struct FileStats {
     pub records_by_type: BTreeMap<String, u64>,
     /// Records by fate: `written`, `skipped.<reason>`, `error.<reason>`.
     pub fates: BTreeMap<String, u64>,
+    /// The bytes of those records' blocks (uncompressed), by fate.
+    pub fate_bytes: BTreeMap<String, u64>,
     /// Documents written to the corpus.
     pub documents: u64,
     /// Blocks found by segmentation and blocks written.

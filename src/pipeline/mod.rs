@@ -988,6 +988,7 @@ fn writer(
                         doc = None;
                     }
                     st.fate(&fate);
+                    FileStats::bump(&mut st.fate_bytes, &fate, block_bytes);
                     if let Some(c) = capped {
                         FileStats::bump(&mut st.capped, c, 1);
                     }
