@@ -97,7 +97,7 @@ def main():
           f"HTML {os.path.getsize(inspected) / 1e6:.1f} MB; Chromium {browse(inspected) - base:.2f} s "
           f"beyond an empty page's {base:.2f} s")
 
-    run = os.path.join(OUT, "run")
+    run = os.path.join(OUT, f"run-{args.docs}")
     if not os.path.exists(os.path.join(run, "part-0099.done.json")):
         print(f"writing a synthetic run of {args.docs:,} documents ...", file=sys.stderr)
         synthetic_run(run, args.docs)

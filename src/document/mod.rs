@@ -29,8 +29,7 @@ pub struct Block {
     /// The text with the segmenter's [`html::mark`]s of emphasis, code and links, when it has
     /// any (what [`crate::output::markdown`] writes from).
     pub marked: Option<String>,
-    /// The targets of its links, in the order of their marks: absolute where the page's
-    /// address (or `<base href>`) allows.
+    /// The targets of its links (`href`s, entities decoded), in the order of their marks.
     pub links: Vec<String>,
     /// texrex's second-pass text ([`output_text`] of [`tx::second_pass`]: entities decoded
     /// twice, tags, e-mail addresses, URIs and hashtags masked, whitespace collapsed): what the
@@ -114,6 +113,8 @@ pub struct Document {
     pub metadata: Metadata,
     /// `<meta name=keywords>`.
     pub keywords: Option<String>,
+    /// `<base href>`, what the page's links are relative to (else its URL).
+    pub base: Option<String>,
     pub host: String,
     pub tld: String,
     /// The identified language, when identification ran and was reliable.
@@ -437,14 +438,6 @@ pub fn analyze(
     let no_text = seg.capped.map_or(Skip::NoText, Skip::Capped);
     let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(no_text)?;
 
-    // Where the links of the text point from: `<base href>`, else the page's address.
-    let link_base = url::Url::parse(&page.meta.url).ok().map(|doc| {
-        seg.head
-            .base
-            .as_deref()
-            .and_then(|b| doc.join(tx::unescape(&dec(b)).trim()).ok())
-            .unwrap_or(doc)
-    });
     let mut blocks = Vec::new();
     let mut paragraph_start = false;
     for (idx, ((f, c), raw)) in feats.iter().zip(&cleansed).zip(&seg.blocks).enumerate() {
@@ -464,14 +457,7 @@ pub fn analyze(
         let links = raw
             .links
             .iter()
-            .map(|href| {
-                let href = tx::unescape(&dec(href));
-                let href = href.trim();
-                link_base
-                    .as_ref()
-                    .and_then(|b| b.join(href).ok())
-                    .map_or_else(|| href.to_owned(), String::from)
-            })
+            .map(|href| tx::unescape(&dec(href)).trim().to_owned())
             .collect();
         blocks.push(Block {
             idx,
@@ -600,8 +586,8 @@ pub fn analyze(
         }
         h.digest128()
     };
+    let base = seg.head.base.as_deref().map(&mut dec);
     let links = if cfg.links {
-        let base = seg.head.base.as_deref().map(&mut dec);
         extract_links(
             &page.meta.url,
             base.as_deref(),
@@ -621,6 +607,7 @@ pub fn analyze(
         doctype: seg.doctype,
         metadata,
         keywords,
+        base,
         host,
         tld,
         language,

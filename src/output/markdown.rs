@@ -24,6 +24,11 @@ pub fn blocks(doc: &Document) -> impl Iterator<Item = &Block> {
 /// The document's content as Markdown (empty without content); `links` keeps the links.
 pub fn write(doc: &Document, links: bool) -> String {
     let blocks: Vec<&Block> = blocks(doc).collect();
+    let base = links.then(|| link_base(doc)).flatten();
+    let links = Links {
+        on: links,
+        base: base.as_ref(),
+    };
     let mut out = String::new();
     let mut i = 0;
     while i < blocks.len() {
@@ -86,13 +91,40 @@ pub fn write(doc: &Document, links: bool) -> String {
     out
 }
 
+/// Whether links are written, and what relative ones are relative to.
+#[derive(Clone, Copy)]
+struct Links<'a> {
+    on: bool,
+    base: Option<&'a url::Url>,
+}
+
+impl Links<'_> {
+    /// A link's target, absolute where the base allows.
+    fn resolve(&self, href: &str) -> String {
+        self.base
+            .and_then(|b| b.join(href).ok())
+            .map_or_else(|| href.to_owned(), String::from)
+    }
+}
+
+/// What the page's links are relative to: its `<base href>`, else its URL.
+fn link_base(doc: &Document) -> Option<url::Url> {
+    let page = url::Url::parse(&doc.meta.url).ok()?;
+    Some(
+        doc.base
+            .as_deref()
+            .and_then(|b| page.join(b.trim()).ok())
+            .unwrap_or(page),
+    )
+}
+
 /// How many blocks from the first form a run, each joined to the one before by `joins`.
 fn run(blocks: &[&Block], joins: impl Fn(&Block, &Block) -> bool) -> usize {
     1 + blocks.windows(2).take_while(|w| joins(w[0], w[1])).count()
 }
 
 /// Consecutive list items as a list, nested by their depth.
-fn list(out: &mut String, items: &[&Block], links: bool) {
+fn list(out: &mut String, items: &[&Block], links: Links<'_>) {
     // Per depth: the width of the item's marker (where nested items start) and the number of
     // the next item of an ordered list.
     let mut widths: Vec<usize> = Vec::new();
@@ -170,7 +202,7 @@ const MAX_CELL_CHARS: usize = 1000;
 
 /// A table's cells as a pipe table: rows in order, each cell in its column, the first row as
 /// the header.
-fn table(out: &mut String, cells: &[&Block], links: bool) {
+fn table(out: &mut String, cells: &[&Block], links: Links<'_>) {
     let mut rows: Vec<(u32, Vec<String>)> = Vec::new();
     for b in cells {
         let Some((row, col)) = b.kind.cell() else {
@@ -246,7 +278,7 @@ enum Node {
 }
 
 /// The block's text with its emphasis, code and links, escaped.
-fn inline(b: &Block, links: bool, line: Line) -> String {
+fn inline(b: &Block, links: Links<'_>, line: Line) -> String {
     let marked = b.marked.as_deref().unwrap_or(&b.text);
     let nodes = parse(marked);
     let mut out = String::new();
@@ -322,7 +354,7 @@ fn parse(marked: &str) -> Vec<Node> {
     stack.pop().expect("root").2
 }
 
-fn render(nodes: &[Node], b: &Block, links: bool, line: Line, out: &mut String) {
+fn render(nodes: &[Node], b: &Block, links: Links<'_>, line: Line, out: &mut String) {
     let mut k = 0;
     while k < nodes.len() {
         let node = &nodes[k];
@@ -347,7 +379,10 @@ fn render(nodes: &[Node], b: &Block, links: bool, line: Line, out: &mut String) 
                     &text[..text.len() - text.trim_start().len()],
                     &text[text.trim_end().len()..],
                 );
-                let target = link.and_then(|l| b.links.get(l)).filter(|_| links);
+                let target = link
+                    .and_then(|l| b.links.get(l))
+                    .filter(|_| links.on)
+                    .map(|href| links.resolve(href));
                 let delim = match *kind {
                     mark::EM => "*",
                     mark::STRONG => "**",
@@ -359,7 +394,7 @@ fn render(nodes: &[Node], b: &Block, links: bool, line: Line, out: &mut String) 
                     out.push('[');
                     out.push_str(trimmed);
                     out.push_str("](");
-                    link_target(out, url);
+                    link_target(out, &url);
                     out.push(')');
                 } else if !delim.is_empty() && can_emphasise(trimmed) && !out.ends_with('*') {
                     out.push_str(delim);
