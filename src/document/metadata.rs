@@ -10,7 +10,8 @@
 //!   `twitter:title`, `<title>`, each without the site name; else the first `h1`.
 //! - **author**: the JSON-LD `author` (or `creator`) of the main item (names of persons or
 //!   organisations, joined by `, `); `<meta>` `author`, `article:author`, `dc.creator`,
-//!   `citation_author`, `parsely-author`, `sailthru.author`, `byl`; an `itemprop="author"`
+//!   `citation_author`, `parsely-author`, `sailthru.author`, `byl`, and `twitter:data1` where
+//!   `twitter:label1` is "Written by"; an `itemprop="author"`
 //!   element; a `rel="author"` link; an element whose `class` or `id` says byline or author.
 //!   A value is cleaned of "By", cut at a date or a separator, and dropped when it does not
 //!   look like a name (a URL, more than 8 words or 80 characters, no letters).
@@ -169,7 +170,7 @@ const MODIFIED_META: [&str; 6] = [
     "lastmod",
 ];
 
-const AUTHOR_META: [&str; 9] = [
+const AUTHOR_META: [&str; 8] = [
     "author",
     "article:author",
     "dc.creator",
@@ -178,7 +179,6 @@ const AUTHOR_META: [&str; 9] = [
     "parsely-author",
     "sailthru.author",
     "byl",
-    "twitter:data1",
 ];
 
 /// Find a page's metadata in its evidence.
@@ -201,6 +201,12 @@ pub fn find(e: &Evidence<'_>) -> Metadata {
         .iter()
         .map(String::as_str)
         .chain(e.meta(&AUTHOR_META).filter(|v| !is_url(v)))
+        // `twitter:data1` where `twitter:label1` says it is the author.
+        .chain(e.meta(&["twitter:data1"]).filter(|_| {
+            e.meta(&["twitter:label1"]).next().is_some_and(|l| {
+                matches!(l.to_lowercase().as_str(), "written by" | "author" | "by")
+            })
+        }))
         .chain(e.found(ClueKind::Author).map(|(v, _)| v))
         .chain(e.found(ClueKind::AuthorLink).map(|(v, _)| v))
         .chain(e.found(ClueKind::Byline).map(|(v, _)| v))

@@ -16,8 +16,8 @@ pub(crate) const MAX_CLUE_BYTES: usize = 512;
 /// with texrex's scanner too). Values are in the page's encoding, entities undecoded.
 #[derive(Debug, Clone, Default)]
 pub struct Clues {
-    /// `<meta>` values anywhere in the page: the `name`, `property` or `itemprop`, lower-cased,
-    /// and the `content`, in page order.
+    /// `<meta>` values anywhere in the page: the `name`, `property`, `itemprop` or
+    /// `http-equiv`, lower-cased, and the `content`, in page order.
     pub meta: Vec<(Vec<u8>, Vec<u8>)>,
     /// `<link rel=canonical href>`.
     pub canonical: Option<Vec<u8>>,

@@ -1743,7 +1743,7 @@ impl Stripper<'_> {
     }
 
     /// Record the clues of an `<html lang>`, `<link rel=canonical>` or `<meta>` tag; returns a
-    /// meta tag's name (lower-cased) and content.
+    /// meta tag's `name` or `property` (lower-cased) and content.
     fn collect_clue_tag(&mut self, attrs_start: usize, gt: usize) -> Option<(Vec<u8>, Vec<u8>)> {
         let attrs = parse_attributes(&self.raw[attrs_start..gt]);
         let get = |key: &[u8]| {
@@ -1772,15 +1772,16 @@ impl Stripper<'_> {
                 None
             }
             _ => {
-                let name = get(b"name")
-                    .or(get(b"property"))
-                    .or(get(b"itemprop"))?
-                    .to_ascii_lowercase();
-                let content = get(b"content")?.to_vec();
+                let content = get(b"content")?;
+                let named = get(b"name").or(get(b"property"));
+                let key = named.or(get(b"itemprop")).or(get(b"http-equiv"))?;
                 if self.clues.meta.len() < clues::MAX_CLUES {
-                    self.clues.meta.push((name.clone(), bounded(&content)));
+                    self.clues
+                        .meta
+                        .push((key.to_ascii_lowercase(), bounded(content)));
                 }
-                Some((name, content))
+                // The head's slots take `name` and `property` only (what the models learnt).
+                named.map(|n| (n.to_ascii_lowercase(), content.to_vec()))
             }
         }
     }
