@@ -15,7 +15,7 @@
 //! attribute values; `script`/`style`-like elements are raw text up to their end tag, and end
 //! at once when there is none; a page without `<body>` still yields its text (texrex yields
 //! nothing); a later `<body>` or `</body>` does not end the text; an element that cannot be in
-//! the head ends it; `form` writes its text (`select` and `textarea` do not). The element stack
+//! the head ends it; `form` and `code` write their text (`select` and `textarea` do not). The element stack
 //! behind the cues and regions closes `p`, `li`, `dd` and `dt` where HTML5 implies their end. Its cost is
 //! linear in the input whatever the nesting; depth, block count and work are capped ([`Limits`]).
 
@@ -134,7 +134,7 @@ pub struct RawBlock {
     pub text: Vec<u8>,
     /// The text as a browser lays it out, when that differs from `text`: a line break for
     /// each `<br>` after text, and the whitespace and lines of preformatted text (`pre`,
-    /// `listing`) as they are.
+    /// `listing`, `code`) as they are.
     pub shown: Option<Vec<u8>>,
     /// Some of its text is preformatted.
     pub pre: bool,
@@ -355,14 +355,14 @@ const TEXREX_DROP: [&[u8]; 8] = [
 ];
 
 /// Drop containers with HTML5 syntax: texrex's, except `form`, which on many sites (ASP.NET's
-/// page-wide form) wraps the whole page; the form controls with text of their own are dropped
-/// instead.
-const HTML5_DROP: [&[u8]; 9] = [
+/// page-wide form) wraps the whole page, and `code`, whose text the page shows (code samples
+/// and commands are the text of documentation pages); the form controls with text of their
+/// own are dropped instead.
+const HTML5_DROP: [&[u8]; 8] = [
     b"script",
     b"style",
     b"head",
     b"applet",
-    b"code",
     b"audio",
     b"video",
     b"select",
@@ -648,7 +648,7 @@ struct Open {
     path: u64,
     /// Where its markup tokens start in the stripper's token stack.
     tokens: u32,
-    /// It or an element around it keeps its whitespace (`pre`, `listing`).
+    /// It or an element around it keeps its whitespace (`pre`, `listing`, `code`).
     pre: bool,
     /// The kind of text inside it.
     ctx: kind::Context,
@@ -1361,7 +1361,7 @@ impl Stripper<'_> {
                     first: NO_TEXT,
                     path: path_key(parent_path, k, class),
                     tokens,
-                    pre: parent_pre || name == b"pre" || name == b"listing",
+                    pre: parent_pre || matches!(name, b"pre" | b"listing" | b"code"),
                     ctx,
                     table,
                     rows: 0,
@@ -2160,6 +2160,20 @@ mod tests {
                 .found
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn code_is_text_the_page_shows() {
+        let html = "<body><p>Call <code>f(x)</code> twice</p>\n\
+                    <pre><code>let a  = 1;\n  f(a)</code></pre></body>";
+        let unmarked: Vec<String> = shown(html)
+            .iter()
+            .map(|t| t.replace(|c: char| c.is_ascii() && mark::is_mark(c as u8), ""))
+            .collect();
+        assert_eq!(unmarked, ["Call f(x) twice", "let a  = 1;\n  f(a)"]);
+        assert_eq!(texts(html), ["Call f(x) twice", "let a = 1; f(a)"]);
+        // texrex's scanner drops `code` as texrex does.
+        assert_eq!(texts_with(html, Syntax::Texrex), ["Call twice"]);
     }
 
     #[test]

@@ -527,7 +527,7 @@ mod tests {
     fn blocks_become_markdown_by_kind() {
         let d = doc(
             "<body><h2>Title <em>here</em></h2><p>Some <b>bold</b>, <i>it</i> and \
-            <kbd>x()</kbd> with <a href=/a>a link</a>.<br>Next line</p>\
+            <code>x()</code> with <a href=/a>a link</a>.<br>Next line</p>\
             <ul><li>one<ol><li>first</li><li>second</li></ol></li><li>two</li></ul>\
             <table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2 | 3</td></tr></table>\
             <pre>let x = `y`;\n  z</pre><blockquote>Quoted</blockquote></body>",

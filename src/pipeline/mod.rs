@@ -281,7 +281,7 @@ struct DocOut {
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let d = &cfg.doc;
     let s = format!(
-        "v7 threshold={:?} max_depth={} max_blocks={} max_work={} syntax={:?} filter={:?} max_badness={:?} \
+        "v8 threshold={:?} max_depth={} max_blocks={} max_work={} syntax={:?} filter={:?} max_badness={:?} \
          min_length={} shingles={} links={} dup_blocks={:?} markdown={:?} mask={:?} texrex_text={} \
          max_payload={} formats={:?} exact_dups={:?} model={}",
         d.threshold,
