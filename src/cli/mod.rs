@@ -893,6 +893,8 @@ fn process(a: ProcessArgs) -> CliResult {
             shingles: !a.no_shingles,
             links: a.links,
             markdown: a.markdown.then_some(!a.no_markdown_links),
+            // Inline markup only for the Markdown asked for.
+            marks: a.markdown,
             dup_blocks: match a.dup_blocks {
                 DupBlocksArg::Mark => DupBlocks::Mark,
                 DupBlocksArg::Drop => DupBlocks::Drop,

@@ -27,7 +27,7 @@ pub struct Block {
     /// removed, trimmed, NFC ([`shown_text`]). What every output writes.
     pub text: String,
     /// The text with the segmenter's [`html::mark`]s of emphasis, code and links, when it has
-    /// any (what [`crate::output::markdown`] writes from).
+    /// any and [`Config::marks`] asks for them (what [`crate::output::markdown`] writes from).
     pub marked: Option<String>,
     /// The targets of its links (`href`s, entities decoded), in the order of their marks.
     pub links: Vec<String>,
@@ -322,6 +322,9 @@ pub struct Config {
     /// The output text is texrex's second-pass text ([`Block::cleansed`]) instead of the
     /// page's: texrex's output, for comparisons with texrex's corpora.
     pub texrex_text: bool,
+    /// Blocks keep their inline markup ([`Block::marked`]) for Markdown's emphasis, code
+    /// spans and links; without it Markdown has the blocks' plain text.
+    pub marks: bool,
 }
 
 /// What the output text masks with texrex's placeholders (`emailblank`, `uriblank`,
@@ -355,6 +358,7 @@ impl Default for Config {
             markdown: None,
             mask: Mask::default(),
             texrex_text: false,
+            marks: true,
         }
     }
 }
@@ -452,7 +456,7 @@ pub fn analyze(
             shown_text(&shown, raw.pre, cfg.mask)
         };
         // The text with its inline markup, for Markdown, when it has any.
-        let marked = (!cfg.texrex_text && shown.bytes().any(html::mark::is_mark))
+        let marked = (cfg.marks && !cfg.texrex_text && shown.bytes().any(html::mark::is_mark))
             .then(|| shown_text_marked(&shown, raw.pre, cfg.mask, true));
         let links = raw
             .links
@@ -905,8 +909,14 @@ pub fn shown_text(shown: &str, pre: bool, mask: Mask) -> String {
 
 /// [`shown_text`], keeping the segmenter's [`html::mark`]s of inline markup when `marks`.
 fn shown_text_marked(shown: &str, pre: bool, mask: Mask, marks: bool) -> String {
-    let mut text = tx::unescape(shown);
-    text.retain(|c| !matches!(c, '\u{ad}' | '\u{200b}' | '\u{2060}' | '\u{feff}'));
+    let mut text = if shown.contains('&') {
+        tx::unescape(shown)
+    } else {
+        shown.to_owned()
+    };
+    if !text.is_ascii() {
+        text.retain(|c| !matches!(c, '\u{ad}' | '\u{200b}' | '\u{2060}' | '\u{feff}'));
+    }
     if marks {
         text.retain(|c| {
             !decode::is_xml_illegal(c) || html::mark::is_mark(c as u32 as u8) && (c as u32) < 0x20

@@ -3,8 +3,6 @@
 //! the text of elements that name an author or a date. [`crate::document::metadata`] reads
 //! them.
 
-use std::sync::LazyLock;
-
 use super::{is_html_ws, parse_attributes, split_markup};
 
 /// At most this many `<meta>` values and this many element clues per page.
@@ -57,11 +55,6 @@ pub enum ClueKind {
     Dateline,
 }
 
-/// Words in attribute values that make an element worth a closer look (case-insensitive).
-const PREFILTER: [&str; 9] = [
-    "itemprop", "rel", "datetime", "author", "byline", "date", "publish", "posted", "time",
-];
-
 /// What an element's start tag says: a value to keep as it is, or a kind of clue its text is
 /// evidence of.
 pub(crate) enum ElementClue<'a> {
@@ -69,18 +62,10 @@ pub(crate) enum ElementClue<'a> {
     Text(ClueKind),
 }
 
-/// The clue a start tag gives, if any.
+/// The clue a start tag gives, if any. The segmenter asks only for `time` and the tags its
+/// attribute scan flags (`attr_cues`).
 pub(crate) fn element_clue<'a>(name: &[u8], attrs: &'a [u8]) -> Option<ElementClue<'a>> {
-    static FINDER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-        aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(PREFILTER)
-            .expect("valid patterns")
-    });
     let time = name == b"time";
-    if !time && (attrs.len() < 6 || !FINDER.is_match(attrs)) {
-        return None;
-    }
     let attrs = parse_attributes(attrs);
     let get = |key: &[u8]| {
         attrs

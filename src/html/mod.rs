@@ -709,8 +709,9 @@ fn tag_cues(name: &[u8]) -> u32 {
     }
 }
 
-/// Substrings of `class`, `id` and `role` values, with the cue each sets.
-const ATTR_CUES: [(&str, u32); 57] = [
+/// Substrings of `class`, `id` and `role` values, with the cue each sets (0: none, a word of
+/// [`clues::element_clue`]'s datelines only).
+const ATTR_CUES: [(&str, u32); 60] = [
     ("nav", cue::NAV),
     ("menu", cue::NAV),
     ("breadcrumb", cue::NAV),
@@ -757,6 +758,9 @@ const ATTR_CUES: [(&str, u32); 57] = [
     ("byline", cue::META),
     ("author", cue::META),
     ("date", cue::META),
+    ("publish", 0),
+    ("posted", 0),
+    ("timestamp", 0),
     ("caption", cue::META),
     ("cookie", cue::MODAL),
     ("consent", cue::MODAL),
@@ -772,8 +776,11 @@ const ATTR_CUES: [(&str, u32); 57] = [
 
 /// The [`cue`] bits of a start tag's attributes: tokens of `class`, `id` and `role`; `role`
 /// main and control roles; `itemprop` of an item's body; and what hides an element (`hidden`,
-/// `aria-hidden="true"`, an inline `display:none` or `visibility:hidden`).
-fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64) {
+/// `aria-hidden="true"`, an inline `display:none` or `visibility:hidden`). Also whether the
+/// tag may give a clue to metadata ([`clues::element_clue`]: an `itemprop` or `rel`
+/// attribute, or a byline or dateline word in `class` or `id`), so that only those are read
+/// again.
+fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64, bool) {
     use std::sync::LazyLock;
     static FINDER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
         aho_corasick::AhoCorasick::builder()
@@ -782,9 +789,9 @@ fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64) {
             .expect("valid patterns")
     });
     if attrs.len() < 4 {
-        return (0, 0);
+        return (0, 0, false);
     }
-    let (mut cues, mut class) = (0, 0);
+    let (mut cues, mut class, mut clue) = (0, 0, false);
     let is = |k: &[u8], name: &[u8]| k.eq_ignore_ascii_case(name);
     for (k, v) in parse_attributes(attrs) {
         if is(k, b"class") {
@@ -795,7 +802,9 @@ fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64) {
         }
         if is(k, b"class") || is(k, b"id") || is(k, b"role") {
             for m in FINDER.find_overlapping_iter(v) {
-                cues |= ATTR_CUES[m.pattern().as_usize()].1;
+                let c = ATTR_CUES[m.pattern().as_usize()].1;
+                cues |= c;
+                clue |= c == 0 || c == cue::META;
             }
             if is(k, b"role") {
                 for t in v.split(|&b| is_html_ws(b)) {
@@ -822,7 +831,10 @@ fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64) {
             {
                 cues |= cue::HIDDEN;
             }
+        } else if is(k, b"rel") {
+            clue = true;
         } else if is(k, b"itemprop") {
+            clue = true;
             let body = [&b"articlebody"[..], b"text", b"reviewbody", b"description"];
             if v.split(|&b| is_html_ws(b))
                 .any(|t| body.iter().any(|n| is(t, n)))
@@ -831,7 +843,7 @@ fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64) {
             }
         }
     }
-    (cues, class)
+    (cues, class, clue)
 }
 
 /// The words of a `class` or `id` value as [`markup_token`]s, appended to `out`.
@@ -1351,9 +1363,13 @@ impl Stripper<'_> {
                         });
                 let tokens = self.tokens.len() as u32;
                 let attrs = &self.raw[self.attrs.0..self.attrs.1];
-                let (attr, class) = attr_cues(attrs, &mut self.tokens);
+                let (attr, class, clue) = attr_cues(attrs, &mut self.tokens);
                 let (ctx, table) = self.element_context(name, attrs, parent_ctx, parent_table);
-                let capture = self.element_clue(name, parent_capture);
+                let capture = if clue || name == b"time" {
+                    self.element_clue(name, parent_capture)
+                } else {
+                    parent_capture
+                };
                 let (mark_end, mark_block) = self.inline_mark(name, parent_pre);
                 self.stack.push(Open {
                     key: k,
