@@ -117,15 +117,31 @@ impl Run {
     }
 }
 
-/// Read a run's output directory: every `S.stats.json`, and each input's JSONL corpus file
-/// (else its XML); `blacklist` is a blacklist of `cowrex dedup`.
-pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".stats.json"))
+/// The `*.stats.json` files under `dir` and its subdirectories (a manifest run mirrors its
+/// inputs' paths), in path order; symbolic links are not followed.
+fn stats_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut paths: Vec<(PathBuf, bool)> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| (e.path(), e.file_type().is_ok_and(|t| t.is_dir())))
         .collect();
-    names.sort();
+    paths.sort();
+    for (path, is_dir) in paths {
+        if is_dir {
+            stats_files(&path, out)?;
+        } else if path.to_string_lossy().ends_with(".stats.json") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Read a run's output directory: every `S.stats.json` in it or below it, and each input's
+/// JSONL corpus file (else its XML); `blacklist` is a blacklist of `cowrex dedup`.
+pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
+    let mut names = Vec::new();
+    stats_files(dir, &mut names)?;
     if names.is_empty() {
         return Err(format!(
             "{} has no *.stats.json: not a cowrex output directory",

@@ -243,15 +243,54 @@ fn the_report_draws_a_run_in_a_browser() {
         assert!(!html.contains("<img") && !html.contains("<script"));
         assert!(html.contains(if format == "xml" { "(xml)" } else { "(jsonl)" }));
     }
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
     let o = cowrex()
         .arg("report")
-        .arg(&dir)
+        .arg(&empty)
         .arg("-o")
         .arg(dir.join("r.html"))
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a cowrex output directory"));
+    // A manifest run mirrors its inputs' paths under the output directory: the report finds
+    // every input's files below it.
+    let manifest = dir.join("inputs.paths");
+    std::fs::write(
+        &manifest,
+        "fixtures/sample.warc.gz\nfixtures/broken.warc.gz\n",
+    )
+    .unwrap();
+    let mirrored = dir.join("mirrored");
+    let o = cowrex()
+        .args([
+            "process",
+            "--no-progress",
+            "--format",
+            "jsonl",
+            "--manifest",
+        ])
+        .arg(&manifest)
+        .arg("--input-base")
+        .arg(".")
+        .arg("-o")
+        .arg(&mirrored)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(mirrored.join("fixtures/sample.stats.json").exists());
+    let o = cowrex()
+        .arg("report")
+        .arg(&mirrored)
+        .arg("-o")
+        .arg(dir.join("m.html"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(dir.join("m.html")).unwrap();
+    assert!(html.contains("sample.warc.gz") && html.contains("broken.warc.gz"));
+    assert!(html.contains("corrupt_gzip_or_record") && html.contains("(jsonl)"));
 
     let Some(chromium) = chromium() else { return };
     let report = dir.join("report.html");

@@ -142,7 +142,8 @@ fn gold_text(gold: &Path, page: Option<&Path>) -> Result<String, String> {
 
 #[derive(Args)]
 pub(super) struct ReportArgs {
-    /// The output directory of a run (its `*.stats.json`, and its JSONL or XML corpus files).
+    /// The output directory of a run (its `*.stats.json`, also in subdirectories, and its JSONL
+    /// or XML corpus files).
     #[arg(value_name = "OUT_DIR")]
     dir: PathBuf,
     /// Where to write the HTML file.
