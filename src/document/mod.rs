@@ -1151,6 +1151,22 @@ mod tests {
         assert!(doc.figures.nbd >= 1, "the paragraph is content");
     }
 
+    #[test]
+    fn broken_json_ld_is_skipped_and_the_rest_is_read() {
+        let html = r#"<html><head><title>Fallback | Site</title>
+            <script type="application/ld+json">{"@type": "NewsArticle", "headline": "Cut</script>
+            <script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "Jane Roe"}}</script>
+            <meta property="article:published_time" content="2021-03-04T05:06:07Z">
+            </head><body><h1>Fallback</h1><p>Some words of the article, long enough to be text.</p></body></html>"#;
+        let doc = analyze_html(html);
+        assert_eq!(doc.metadata.author.as_deref(), Some("Jane Roe"));
+        assert_eq!(
+            doc.metadata.published.as_deref(),
+            Some("2021-03-04T05:06:07+00:00")
+        );
+        assert_eq!(doc.metadata.title.as_deref(), Some("Fallback"));
+    }
+
     /// A page of a nav list of 3 links, a post of a title and `para` three times, and a footer.
     #[test]
     fn the_text_is_what_the_page_shows() {
