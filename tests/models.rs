@@ -294,11 +294,19 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
     std::fs::write(dir.join("ground-truth/typed.jsonl"), gt).unwrap();
     let json = dir.join("loso.json");
     let dump = dir.join("blocks.jsonl");
+    let features = dir.join("features.f32");
     let out = run_ok(
         &[
             "eval", "--scorer", "combined", "--loso", "--trees", "5", "--json",
         ],
-        &[&json, Path::new("--dump-blocks"), &dump, &dir],
+        &[
+            &json,
+            Path::new("--dump-blocks"),
+            &dump,
+            Path::new("--dump-features"),
+            &features,
+            &dir,
+        ],
     );
     assert!(
         out.contains("each set scored by models trained on the others"),
@@ -344,6 +352,28 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
             && blocks
                 .iter()
                 .all(|b| b["bpv"].is_number() && b["kept"].is_boolean())
+    );
+    // With the words, cues, path and depth of each block and the label it was trained with:
+    // the article's own words are content, the navigation and footer boilerplate.
+    let label = |needle: &str| {
+        let b = blocks
+            .iter()
+            .find(|b| b["text"].as_str().unwrap().contains(needle))
+            .unwrap_or_else(|| panic!("{needle} in {blocks:?}"));
+        assert!(b["words"].as_u64().unwrap() > 0 && b["cues"].is_u64() && b["depth"].is_u64());
+        assert!(b["path"].as_str().unwrap().parse::<u64>().is_ok(), "{b}");
+        b["label"].as_f64()
+    };
+    assert_eq!(label(&ARTICLE[..30]), Some(1.0));
+    assert_eq!(label("Copyright 2024"), Some(0.0));
+    // The features: one row of the combined model's inputs per dumped block.
+    let rows: usize = lines
+        .iter()
+        .map(|l| l["blocks"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(
+        std::fs::metadata(&features).unwrap().len() as usize,
+        rows * cowrex::classify::combined::N_FEATURES * 4
     );
     // The snippets of another tool's texts: the gold text has every `with` snippet and none
     // of the `without` ones; all blocks have every one of both.

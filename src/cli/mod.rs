@@ -649,9 +649,19 @@ struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Also write every page's blocks as JSON lines to this file (`set`, `page_id`, and
-    /// `blocks`: each block's `text`, `bpv` and whether it was kept), to study decisions.
+    /// `blocks`: each block's `text`, `bpv`, whether it was kept, its `words`, structural `cues`
+    /// (bits of the html module's `cue`), a hash of its path of tag names and classes (`path`,
+    /// as a string), its `depth`, and, under --cv and --loso with the combined scorer, the
+    /// combined model's training `label`: 1 content, 0 boilerplate, null unlabelled), to study
+    /// decisions.
     #[arg(long, value_name = "FILE", conflicts_with = "texts")]
     dump_blocks: Option<PathBuf>,
+    /// Also write the combined model's input rows of every block to this file, as
+    /// little-endian f32, row after row in the pages' and blocks' order (the features of
+    /// `src/classify/combined.rs`, with the n-gram and markup scores of --cv or --loso), to
+    /// study the model with other tools.
+    #[arg(long, value_name = "FILE", conflicts_with = "texts")]
+    dump_features: Option<PathBuf>,
     #[command(flatten)]
     bias: BiasArg,
     #[command(flatten)]
@@ -1340,9 +1350,15 @@ fn keeps(a: &EvalArgs, b: &document::Block, threshold: f32) -> bool {
     }
 }
 
-/// A scorer's description, the text it extracted from each page, and cowrex's analyses of the
-/// pages (none for another tool's texts).
-type Extraction = (String, Vec<String>, Vec<Option<document::Document>>);
+/// A scorer's description, the text it extracted from each page, cowrex's analyses of the pages
+/// (none for another tool's texts), and the combined model's training labels of each page's
+/// blocks (`None` when no model was trained).
+type Extraction = (
+    String,
+    Vec<String>,
+    Vec<Option<document::Document>>,
+    Option<Vec<Vec<Option<f32>>>>,
+);
 
 /// Analyse the pages and extract each one's text with the chosen cowrex scorer; returns the
 /// scorer's description, the texts and the analyses.
@@ -1373,6 +1389,7 @@ fn cowrex_texts(
         }
         None => a.loso.then(|| eval::Folds::by_source(&sources)),
     };
+    let mut trained_labels = None;
     if let Some(folds) = &folds {
         let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
         eval::cross_validate_ngram(&gold, &mut docs, &models, folds);
@@ -1382,9 +1399,16 @@ fn cowrex_texts(
                 combined_labels(a.blocks.as_deref(), sets, pages, &docs, a.gbt.soft_labels)?;
             let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
             eval::cross_validate_markup(&list, &mut docs, &labels, folds)?;
+            if let Some(path) = &a.dump_features {
+                dump_features(path, &docs)?;
+            }
             let training = a.gbt.training();
             eval::cross_validate_combined(&mut docs, &labels, &sources, folds, training, threads);
+            trained_labels = Some(labels);
         }
+    }
+    if let (Some(path), None) = (&a.dump_features, &trained_labels) {
+        dump_features(path, &docs)?;
     }
     let texts = docs
         .iter()
@@ -1419,7 +1443,21 @@ fn cowrex_texts(
         ScorerArg::Ngram => format!("ngram (bias {}{cv})", a.bias.bias),
         ScorerArg::All => "all blocks".to_string(),
     };
-    Ok((scorer, texts, docs))
+    Ok((scorer, texts, docs, trained_labels))
+}
+
+/// Write the combined model's input rows of every block (`eval --dump-features`).
+fn dump_features(path: &Path, docs: &[Option<document::Document>]) -> CliResult {
+    let mut out = io::BufWriter::new(
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+    );
+    for rows in eval::feature_rows(docs) {
+        for v in rows {
+            out.write_all(&v.to_le_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(0)
 }
 
 /// Block labels of the analysed pages for the combined model: from the annotated copies under
@@ -1660,11 +1698,12 @@ fn write_model(out: &Path, text: &str) -> CliResult {
 
 fn evaluate(a: EvalArgs) -> CliResult {
     let (sets, pages) = load_pages(&a.dir, &a.sets)?;
-    let (scorer, texts, docs) = match &a.texts {
+    let (scorer, texts, docs, labels) = match &a.texts {
         Some(file) => (
             format!("texts of {}", file.display()),
             external_texts(file, &pages)?,
             Vec::new(),
+            None,
         ),
         None => cowrex_texts(&a, &sets, &pages)?,
     };
@@ -1770,13 +1809,18 @@ fn evaluate(a: EvalArgs) -> CliResult {
         let mut out = io::BufWriter::new(
             std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
         );
-        for ((set, page), d) in pages.iter().zip(&docs) {
+        for (i, ((set, page), d)) in pages.iter().zip(&docs).enumerate() {
             let blocks = eval::blocks_of(d);
+            let label = |j: usize| labels.as_ref().and_then(|l| l[i].get(j).copied().flatten());
             let line = serde_json::json!({
                 "set": sets[*set], "page_id": page.id,
-                "blocks": blocks.iter().zip(kept(&a, blocks)).map(|(b, k)| serde_json::json!({
-                    "text": b.text, "bpv": b.bpv, "kept": k,
-                })).collect::<Vec<_>>(),
+                "blocks": blocks.iter().zip(kept(&a, blocks)).enumerate().map(|(j, (b, k))| {
+                    serde_json::json!({
+                        "text": b.text, "bpv": b.bpv, "kept": k,
+                        "words": b.boilerpipe.0.words, "cues": b.cues,
+                        "path": b.path.to_string(), "depth": b.depth, "label": label(j),
+                    })
+                }).collect::<Vec<_>>(),
             });
             writeln!(out, "{line}")?;
         }
