@@ -36,6 +36,16 @@ fn chromium() -> Option<PathBuf> {
 
 /// Run headless Chromium on a file with `args`; returns stdout and the console lines of its log.
 fn browse(chromium: &Path, profile: &Path, file: &Path, args: &[&str]) -> (String, Vec<String>) {
+    browse_url(
+        chromium,
+        profile,
+        &format!("file://{}", file.display()),
+        args,
+    )
+}
+
+/// [`browse`] a URL (a file's with a fragment, say).
+fn browse_url(chromium: &Path, profile: &Path, url: &str, args: &[&str]) -> (String, Vec<String>) {
     let o = Command::new(chromium)
         .args([
             "--headless",
@@ -52,7 +62,7 @@ fn browse(chromium: &Path, profile: &Path, file: &Path, args: &[&str]) -> (Strin
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(args)
-        .arg(format!("file://{}", file.display()))
+        .arg(url)
         .output()
         .expect("chromium runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -116,6 +126,80 @@ fn the_inspector_shows_every_block_in_a_browser() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The same record by its record id and by its offset (both from `extract --format json`
+    // of the WARC's JSONL), and the page file from standard input: the same files.
+    let jsonl = dir.join("run");
+    let o = cowrex()
+        .args([
+            "process",
+            "--format",
+            "jsonl",
+            "--no-shingles",
+            "-j1",
+            "--no-progress",
+        ])
+        .arg("fixtures/sample.warc.gz")
+        .arg("-o")
+        .arg(&jsonl)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let corpus = flate2::read::MultiGzDecoder::new(
+        std::fs::File::open(jsonl.join("sample.jsonl.gz")).unwrap(),
+    );
+    let doc: serde_json::Value = std::io::BufRead::lines(std::io::BufReader::new(corpus))
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .find(|d: &serde_json::Value| d["url"] == "https://example.org/news/festival")
+        .expect("the festival page in the sample's corpus");
+    let by_url = std::fs::read(&record).unwrap();
+    for (flag, value) in [
+        (
+            "--record-id",
+            doc["provenance"]["warc_record_id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        ),
+        (
+            "--offset",
+            doc["provenance"]["offset"].as_u64().unwrap().to_string(),
+        ),
+    ] {
+        let other = dir.join("other.html");
+        let o = cowrex()
+            .args([
+                "inspect",
+                "--warc",
+                "fixtures/sample.warc.gz",
+                flag,
+                &value,
+                "-o",
+            ])
+            .arg(&other)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{flag}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            std::fs::read(&other).unwrap() == by_url,
+            "{flag} chose another record"
+        );
+    }
+    let piped = dir.join("piped.html");
+    let mut child = cowrex()
+        .args(["inspect", "--url", "javascript:alert(7)", "--gold"])
+        .arg(&gold)
+        .args(["-", "-o"])
+        .arg(&piped)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), HOSTILE.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(std::fs::read(&piped).unwrap() == std::fs::read(&out).unwrap());
     let o = cowrex()
         .args([
             "inspect",
@@ -185,6 +269,49 @@ fn the_inspector_shows_every_block_in_a_browser() {
             dom.contains("<summary>detectors</summary><table><tbody><tr><td>mlp</td><td>"),
             "the opened detectors have no table"
         );
+        // The fragment sets both controls: dropped blocks hidden, jusText's decision shown,
+        // as `extract --scorer justext` decides.
+        if let Some(url_of_page) = (!source.as_os_str().is_empty()).then_some(url) {
+            let view = format!("file://{}#hide&decision=justext", file.display());
+            let (dom, console) = browse_url(&chromium, &profile, &view, &["--dump-dom"]);
+            assert!(console.is_empty(), "console: {console:?}");
+            assert!(dom.contains("class=\"hide-dropped\""), "not hidden");
+            let o = cowrex()
+                .args([
+                    "extract", "--format", "json", "--scorer", "justext", "--url",
+                ])
+                .arg(url_of_page)
+                .arg(&source)
+                .output()
+                .unwrap();
+            let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let justext: Vec<&str> = j["blocks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| {
+                    if b["boilerplate"].as_bool().unwrap() {
+                        "dropped"
+                    } else {
+                        "kept"
+                    }
+                })
+                .collect();
+            // The script moves the class it sets to the end: look for it among them.
+            let decision = |c: &String| {
+                if c.split(' ').any(|t| t == "kept") {
+                    "kept"
+                } else {
+                    "dropped"
+                }
+            };
+            let shown: Vec<&str> = block_classes(&dom).iter().map(decision).collect();
+            assert_eq!(shown, justext);
+            assert!(
+                justext != classes.iter().map(decision).collect::<Vec<_>>(),
+                "jusText decides like the combined model on this page: the check shows nothing"
+            );
+        }
         let png = dir.join("shot.png");
         let arg = format!("--screenshot={}", png.display());
         let (_, console) = browse(&chromium, &profile, file, &[&arg]);

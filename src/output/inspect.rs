@@ -2,6 +2,8 @@
 //! block in page order, with its kind, its `bpv` as a colour band, whether it is kept, and
 //! every detector's view of it; with a gold text, what was kept that is not in it (noise) and
 //! what of it was dropped (missed), with the page's bag-of-words precision, recall and F1.
+//! Its two controls (hide dropped blocks, the decision shown) are kept in the URL's fragment
+//! (`#hide&decision=justext`), so a view can be bookmarked or opened as it was.
 //!
 //! The file needs no network. Everything from the page (text, URLs, metadata) is escaped, no
 //! link or attribute takes a value from it but as text, and a Content-Security-Policy allows
@@ -66,8 +68,13 @@ function show(){const s=document.getElementById('scorer').value;let kept=0;\
 for(const li of blocks){const k=li.dataset.keep.split(' ').includes(s);\
 li.classList.toggle('kept',k);li.classList.toggle('dropped',!k);if(k)kept++;}\
 document.getElementById('kept').textContent=kept;}\
-document.getElementById('scorer').addEventListener('change',show);\
-document.getElementById('hide').addEventListener('change',e=>body.classList.toggle('hide-dropped',e.target.checked));\
+const scorer=document.getElementById('scorer'),hide=document.getElementById('hide');\
+function keep(){try{history.replaceState(null,'','#'+(hide.checked?'hide&':'')+'decision='+scorer.value);}catch(e){}}\
+scorer.addEventListener('change',()=>{show();keep();});\
+hide.addEventListener('change',()=>{body.classList.toggle('hide-dropped',hide.checked);keep();});\
+const q=new URLSearchParams(location.hash.slice(1)),d=q.get('decision');\
+if(q.has('hide')){hide.checked=true;body.classList.add('hide-dropped');}\
+if(d&&[...scorer.options].some(o=>o.value==d)){scorer.value=d;show();}\
 document.addEventListener('toggle',e=>{const d=e.target;if(!d.dataset||!d.dataset.s||d.querySelector('table'))return;\
 const t=document.createElement('table');for(const kv of d.dataset.s.split('|')){const i=kv.indexOf('='),r=t.insertRow();\
 r.insertCell().textContent=kv.slice(0,i);r.insertCell().textContent=kv.slice(i+1);}d.appendChild(t);},true);\
