@@ -324,3 +324,39 @@ impl Extractor {
         Ok(docs)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whole pages with hostile metadata and structure: each gives a sensible value or none,
+    /// and the caps hold.
+    #[test]
+    fn hostile_pages_give_sensible_metadata_and_stop_at_the_caps() {
+        let ex = Extractor::new(&Options::default()).unwrap();
+        // A 1 MB title, an author that is a URL, an impossible date and one in the future.
+        let title = "Headline ".repeat(120_000);
+        let page = format!(
+            "<html><head><title>{title}</title><meta name=author content=\"https://example.org/me\">\
+             <meta property=article:published_time content=\"2024-02-31\">\
+             <meta property=article:modified_time content=\"2999-01-01\"></head>\
+             <body><p>Some running text of the page, long enough to be its content here.</p></body></html>"
+        );
+        let doc = ex.extract(page.as_bytes(), None);
+        let t = doc.metadata.title.as_deref().expect("a title");
+        assert!(
+            t.starts_with("Headline") && t.chars().count() <= 500,
+            "{}",
+            t.len()
+        );
+        assert_eq!(doc.metadata.author, None);
+        assert_eq!(doc.metadata.published, None);
+        assert_eq!(doc.blocks.len(), 1);
+        // A table of 10^3 x 10^3 cells: cut at the block cap, the rest of the page is not read.
+        let row = format!("<tr>{}</tr>", "<td>cell</td>".repeat(1000));
+        let table = format!("<body><table>{}</table><p>After</p>", row.repeat(1000));
+        let doc = ex.extract(table.as_bytes(), None);
+        assert_eq!(doc.capped, Some(crate::html::Cap::Blocks));
+        assert_eq!(doc.blocks.len(), crate::html::Limits::default().max_blocks);
+    }
+}

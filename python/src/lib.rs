@@ -3,7 +3,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use cowrex::classify::{LangChoice, ModelLang, NgramChoice, Scorer};
 use cowrex::document::{Config, DupBlocks, Mask};
@@ -295,7 +295,11 @@ fn run_extract(
             Html::Bytes(b) => extractor.extract(b, url),
         })
     })?;
-    Ok(Document { doc, dup_blocks })
+    Ok(Document {
+        doc,
+        dup_blocks,
+        models: extractor.models().clone(),
+    })
 }
 
 /// Analyses pages with one set of models and options; build it once and share it between
@@ -367,6 +371,7 @@ fn open_warc(
     Ok(WarcReader {
         docs: Mutex::new(docs),
         dup_blocks,
+        models: extractor.models().clone(),
     })
 }
 
@@ -416,6 +421,8 @@ fn read_warc(
 struct WarcReader {
     docs: Mutex<cowrex::Documents>,
     dup_blocks: DupBlocks,
+    /// The models that analysed the documents (for `Document.to_html`).
+    models: Arc<cowrex::classify::Models>,
 }
 
 #[pymethods]
@@ -436,6 +443,7 @@ impl WarcReader {
             Some(Ok(doc)) => Ok(Some(Document {
                 doc,
                 dup_blocks: self.dup_blocks,
+                models: self.models.clone(),
             })),
             Some(Err(e)) => Err(PyOSError::new_err(e.to_string())),
         }
@@ -462,6 +470,8 @@ struct Document {
     doc: cowrex::Document,
     /// What the JSONL record does with repeated blocks.
     dup_blocks: DupBlocks,
+    /// The models that analysed it (the inspector explains the combined model's scores).
+    models: Arc<cowrex::classify::Models>,
 }
 
 #[pymethods]
@@ -514,6 +524,14 @@ impl Document {
     #[getter]
     fn modified(&self) -> Option<&str> {
         self.doc.metadata.modified.as_deref()
+    }
+
+    /// The page's date, for dating a text: its publication date, else its modification date
+    /// (ISO 8601).
+    #[getter]
+    fn date(&self) -> Option<&str> {
+        let m = &self.doc.metadata;
+        m.published.as_deref().or(m.modified.as_deref())
     }
 
     #[getter]
@@ -640,7 +658,7 @@ impl Document {
     /// page's gold text, what was kept that is not in it and what of it was dropped.
     #[pyo3(signature = (gold = None))]
     fn to_html(&self, gold: Option<&str>) -> String {
-        cowrex::output::inspect::page(&self.doc, gold)
+        cowrex::output::inspect::page(&self.doc, gold, Some(self.models.combined()))
     }
 
     /// The document as `cowrex process --format jsonl` writes it.

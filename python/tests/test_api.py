@@ -203,6 +203,11 @@ def test_the_document_has_the_pages_metadata():
     )
     assert doc.canonical is None
     assert doc.to_dict()["published"] == "2024-06-01"
+    # The date is the publication date, else the modification date.
+    assert doc.date == "2024-06-01"
+    modified_only = html.replace('"datePublished": "2024-06-01",', "")
+    assert cowrex.extract(modified_only).date == "2024-06-02T09:00:00+00:00"
+    assert cowrex.extract("<p>No date on this page at all.</p>").date is None
 
 
 def test_markdown_has_the_structure_of_the_content(tmp_path):
@@ -231,11 +236,15 @@ def test_to_html_is_the_inspectors_page(tmp_path):
     assert page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page
     assert page.count('<li class="block') == len(doc.blocks)
     assert "precision" in page and "precision" not in doc.to_html()
+    # Each block names what moved the combined model's score (as the CLI's page does).
+    assert "|why: " in page
     src = tmp_path / "page.html"
     src.write_bytes(html)
     out = tmp_path / "inspect.html"
     assert run_cli("inspect", src, "-o", out).returncode == 0
-    assert out.read_text().count('<li class="block') == len(doc.blocks)
+    cli_page = out.read_text()
+    assert cli_page.count('<li class="block') == len(doc.blocks)
+    assert cli_page.count("|why: ") == page.count("|why: ") > 0
 
 
 def test_caps_are_options():

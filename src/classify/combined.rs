@@ -18,10 +18,11 @@ use crate::document::Block;
 use crate::html::cue;
 
 /// Number of features per block.
-pub const N_FEATURES: usize = 144;
+pub const N_FEATURES: usize = 144 + CUE_FEATURES;
 
 /// The column of the feature "the block is in the main region" (for tests).
 pub const IN_MAIN_REGION: usize = N_FEATURES
+    - CUE_FEATURES
     - REGION_FEATURES
     - TEXT_FEATURES
     - KIND_FEATURES
@@ -202,6 +203,50 @@ fn text_features(blocks: &[Block], page: &PageText) -> Vec<[f32; TEXT_FEATURES]>
     rows
 }
 
+/// Features of the cues around a block and on its page ([`cue`] bits), [`CUE_FEATURES`] per
+/// block: the cues of its innermost elements ([`Block::near_cues`]); the share of the page's
+/// words under each cue (what kind of page it is: an article with a comment section, a
+/// forum, a shop's grid); and the shares of the page's words in running text (`p`, outside
+/// comments, navigation, sidebars and footers) before and after the block and in comments
+/// before it.
+const CUE_FEATURES: usize = 2 * cue::COUNT + 3;
+
+fn cue_features(blocks: &[Block]) -> Vec<[f32; CUE_FEATURES]> {
+    let words = |b: &Block| b.boilerpipe.0.words as f64;
+    let total = blocks.iter().map(words).sum::<f64>().max(1.0);
+    let mut share = [0f64; cue::COUNT];
+    for b in blocks {
+        for (bit, s) in share.iter_mut().enumerate() {
+            if b.cues & (1 << bit) != 0 {
+                *s += words(b);
+            }
+        }
+    }
+    let outside = cue::COMMENT | cue::NAV | cue::ASIDE | cue::FOOTER;
+    let running = |b: &Block| b.cues & cue::P != 0 && b.cues & outside == 0;
+    let all_running: f64 = blocks.iter().filter(|b| running(b)).map(words).sum();
+    let (mut running_before, mut comments_before) = (0f64, 0f64);
+    blocks
+        .iter()
+        .map(|b| {
+            let mut row = [0f32; CUE_FEATURES];
+            for bit in 0..cue::COUNT {
+                row[bit] = f32::from(u8::from(b.near_cues & (1 << bit) != 0));
+                row[cue::COUNT + bit] = (share[bit] / total) as f32;
+            }
+            let own = if running(b) { words(b) } else { 0.0 };
+            row[2 * cue::COUNT] = (running_before / total) as f32;
+            row[2 * cue::COUNT + 1] = ((all_running - running_before - own) / total) as f32;
+            row[2 * cue::COUNT + 2] = (comments_before / total) as f32;
+            running_before += own;
+            if b.cues & cue::COMMENT != 0 {
+                comments_before += words(b);
+            }
+            row
+        })
+        .collect()
+}
+
 /// Features of a block from the other blocks of its kind ([`Block::path`]: the same tag names
 /// and classes from the root), [`KIND_FEATURES`] per block: how many blocks share its path,
 /// their share of the page's words, their link density and their mean words per block; how
@@ -337,6 +382,7 @@ pub fn features(blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Ve
     let region = region_features(blocks, regions);
     let text = text_features(blocks, page);
     let kind = kind_features(blocks);
+    let cues = cue_features(blocks);
     // Shares of the page's words the page itself marks: main content, an item's body, hidden.
     let marked = |bits: u32| {
         blocks
@@ -464,10 +510,136 @@ pub fn features(blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Ve
         for bit in 0..page_kind::COUNT {
             out.push(f32::from(u8::from(page.kinds & (1 << bit) != 0)));
         }
+        out.extend_from_slice(&cues[i]);
         chars_before += b.chars;
         assert_eq!(out.len() - start, N_FEATURES, "feature count");
     }
     out
+}
+
+/// The names of the features: [`features`] (in their order, [`N_FEATURES`]), then the second
+/// stage's [`context`] ([`N_CONTEXT`], named `first.…`).
+pub fn feature_names() -> Vec<String> {
+    let mut names: Vec<String> = crate::features::texrex::FEATURE_NAMES
+        .iter()
+        .map(|n| format!("texrex.{n}"))
+        .collect();
+    let mut add = |list: &[&str]| names.extend(list.iter().map(|n| n.to_string()));
+    add(&["mlp", "ngram", "ngram_missing"]);
+    add(&[
+        "justext_cf_bad",
+        "justext_cf_good",
+        "justext_cf_short",
+        "justext_cf_neargood",
+    ]);
+    add(&["justext_good", "justext_stopword_density"]);
+    add(&["words_prev", "words", "words_next"]);
+    add(&["link_density_prev", "link_density", "link_density_next"]);
+    add(&["text_density_prev", "text_density", "text_density_next"]);
+    add(&[
+        "boilerpipe_densitometric",
+        "boilerpipe_num_words",
+        "boilerpipe_cleaneval",
+        "boilerpipe_largest",
+    ]);
+    let cues = |prefix: &str, suffix: &str| -> Vec<String> {
+        cue::NAMES
+            .iter()
+            .map(|n| format!("{prefix}{n}{suffix}"))
+            .collect()
+    };
+    names.extend(cues("cue_", ""));
+    let mut add = |list: &[&str]| names.extend(list.iter().map(|n| n.to_string()));
+    add(&["position_blocks", "position_chars", "chars", "chars_share"]);
+    add(&["mlp_prev", "mlp_next", "ngram_prev", "ngram_next"]);
+    add(&[
+        "paragraph_start",
+        "page_blocks",
+        "window5_mlp",
+        "window5_ngram",
+    ]);
+    add(&["words_share", "from_largest"]);
+    add(&[
+        "window7_justext_good",
+        "window7_boilerpipe",
+        "window7_mlp_content",
+        "window7_link_density",
+        "window7_stopword_density",
+    ]);
+    add(&[
+        "page_justext_good_share",
+        "page_article_blocks",
+        "outside_justext",
+    ]);
+    for level in ["region1", "region2"] {
+        for n in [
+            "blocks",
+            "words_share",
+            "link_density",
+            "justext_good",
+            "block_share",
+        ] {
+            names.push(format!("{level}_{n}"));
+        }
+    }
+    let mut add = |list: &[&str]| names.extend(list.iter().map(|n| n.to_string()));
+    add(&[
+        "in_main_region",
+        "main_region_words_share",
+        "regions_holding",
+    ]);
+    add(&[
+        "title_cover",
+        "title_share",
+        "title_block",
+        "title_distance",
+        "before_title",
+        "has_structured_body",
+        "structured_body_share",
+        "description_share",
+    ]);
+    add(&[
+        "kind_blocks",
+        "kind_words_share",
+        "kind_link_density",
+        "kind_mean_words",
+        "same_text_blocks",
+        "depth",
+        "relative_depth",
+    ]);
+    add(&[
+        "main_words_share",
+        "body_prop_words_share",
+        "hidden_words_share",
+        "text_density_over_densest",
+    ]);
+    add(&["markup_sum", "markup_min", "markup_max", "markup_known"]);
+    add(&[
+        "page_article",
+        "page_product",
+        "page_list",
+        "page_discussion",
+        "page_guide",
+    ]);
+    names.extend(cues("near_", ""));
+    names.extend(cues("page_", "_share"));
+    let mut add = |list: &[&str]| names.extend(list.iter().map(|n| n.to_string()));
+    add(&["running_before", "running_after", "comments_before"]);
+    add(&[
+        "first.p",
+        "first.p_prev",
+        "first.p_next",
+        "first.window3",
+        "first.window7",
+        "first.region1",
+        "first.region2",
+        "first.page",
+        "first.below",
+        "first.page_lowest",
+        "first.nearest_kept",
+        "first.kept_share",
+    ]);
+    names
 }
 
 /// Number of features per block that the second stage adds: the [`context`] of the first
@@ -599,6 +771,38 @@ impl Model {
         self.first.to_text() + &self.second.to_text()
     }
 
+    /// Why the model scores each block as it does: for each block, the `top` features that
+    /// move its main-stage margin most ([`Gbt::contributions`]), as (index into
+    /// [`feature_names`], contribution), largest magnitude first; positive pushes towards
+    /// boilerplate.
+    pub fn explain(
+        &self,
+        blocks: &[Block],
+        regions: &[(u32, u32)],
+        page: &PageText,
+        top: usize,
+    ) -> Vec<Vec<(usize, f32)>> {
+        let x = features(blocks, regions, page);
+        let p = self.first.predict_rows(&x);
+        let rows = stacked(&x, &context(blocks, regions, &p));
+        let width = N_FEATURES + N_CONTEXT;
+        self.second
+            .contributions(&rows)
+            .chunks_exact(width)
+            .map(|c| {
+                let mut order: Vec<(usize, f32)> = c
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .filter(|&(_, v)| v != 0.0)
+                    .collect();
+                order.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
+                order.truncate(top);
+                order
+            })
+            .collect()
+    }
+
     /// P(boilerplate) of each block.
     pub fn predict(&self, blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
         let x = features(blocks, regions, page);
@@ -722,6 +926,92 @@ mod tests {
         assert!(rows[0][5] > rows[3][5] && rows[0][6] == 1.0 && rows[3][6] < 1.0);
     }
 
+    #[test]
+    fn every_feature_has_a_name() {
+        let names = feature_names();
+        assert_eq!(names.len(), N_FEATURES + N_CONTEXT);
+        let distinct: FxHashSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "names repeat");
+        // Anchors: where `features` writes them.
+        assert_eq!(names[37], "mlp");
+        assert_eq!(names[59 + cue::COUNT - 1], "cue_control");
+        assert_eq!(names[IN_MAIN_REGION], "in_main_region");
+        assert_eq!(names[N_FEATURES - CUE_FEATURES], "near_link");
+        assert_eq!(names[N_FEATURES - 1], "comments_before");
+        assert_eq!(names[N_FEATURES], "first.p");
+    }
+
+    #[test]
+    fn explanations_add_up_to_the_margin() {
+        let doc = analyzed(
+            r#"<html><head><title>Rain</title></head><body><nav><a href=/>Home</a> <a href=/b>About us</a></nav>
+            <article><h1>Rain</h1><p>The rain in Spain falls mainly on the plain, and it has done
+            so for as long as anyone here remembers, they say.</p></article>
+            <footer>Copyright 2024 Example</footer></body></html>"#,
+        );
+        let model = crate::classify::Models::builtin();
+        let model = model.combined();
+        let all = model.explain(&doc.blocks, &doc.regions, &doc.page_text, usize::MAX);
+        let x = features(&doc.blocks, &doc.regions, &doc.page_text);
+        let p = model.first.predict_rows(&x);
+        let rows = stacked(&x, &context(&doc.blocks, &doc.regions, &p));
+        let bias = model.second.expected_margin();
+        for ((b, why), row) in doc
+            .blocks
+            .iter()
+            .zip(&all)
+            .zip(rows.chunks_exact(N_FEATURES + N_CONTEXT))
+        {
+            let margin: f32 = bias + why.iter().map(|(_, v)| v).sum::<f32>();
+            let p = model.second.predict_rows(row)[0];
+            assert!(
+                (1.0 / (1.0 + (-margin).exp()) - p).abs() < 1e-4,
+                "{margin} {p}"
+            );
+            assert!((b.bpv - p).abs() < 1e-6);
+            assert!(why.windows(2).all(|w| w[0].1.abs() >= w[1].1.abs()));
+        }
+        let top = model.explain(&doc.blocks, &doc.regions, &doc.page_text, 3);
+        assert!(
+            top.iter()
+                .zip(&all)
+                .all(|(t, a)| t.len() <= 3 && t[..] == a[..t.len()])
+        );
+    }
+
+    #[test]
+    fn cues_of_the_block_and_of_its_page() {
+        let doc = analyzed(
+            r#"<body><nav><ul><li><a href=/>Home</a></li></ul></nav>
+            <div class="entry"><p>One two three four five six seven eight.</p></div>
+            <div id="comments"><p>Nine ten eleven twelve.</p><p>Thirteen fourteen.</p></div>
+            <footer><p>Fifteen sixteen.</p></footer></body>"#,
+        );
+        let texts: Vec<&str> = doc.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts.len(), 5, "{texts:?}");
+        let rows = cue_features(&doc.blocks);
+        let bit = |c: u32| c.trailing_zeros() as usize;
+        let total = 1.0 + 8.0 + 4.0 + 2.0 + 2.0;
+        // The page: a seventeenth of its words in navigation, six in comments.
+        for row in &rows {
+            assert!((row[cue::COUNT + bit(cue::NAV)] - 1.0 / total).abs() < 1e-6);
+            assert!((row[cue::COUNT + bit(cue::COMMENT)] - 6.0 / total).abs() < 1e-6);
+        }
+        // Near cues: the comment's paragraphs sit in the comments' div, the footer's text in
+        // the footer; the article's paragraph in neither.
+        assert_eq!(rows[2][bit(cue::COMMENT)], 1.0);
+        assert_eq!(rows[1][bit(cue::COMMENT)], 0.0);
+        assert_eq!(rows[4][bit(cue::FOOTER)], 1.0);
+        // Running text: only the article's paragraph is (the comments and footer are not).
+        let k = 2 * cue::COUNT;
+        assert_eq!(rows[1][k..], [0.0, 0.0, 0.0]);
+        assert!((rows[2][k] - 8.0 / total).abs() < 1e-6 && rows[2][k + 1] == 0.0);
+        assert!(rows[0][k] == 0.0 && (rows[0][k + 1] - 8.0 / total).abs() < 1e-6);
+        // Comment words before: none before the first comment, its 4 words before the second.
+        assert_eq!(rows[2][k + 2], 0.0);
+        assert!((rows[3][k + 2] - 4.0 / total).abs() < 1e-6);
+    }
+
     fn stage(features: usize, leaf: f32) -> String {
         format!("cowrex-gbt 1 {features} 1 0.0\n={leaf:?}\n")
     }
@@ -736,7 +1026,10 @@ mod tests {
         assert!(err(&stage(N_FEATURES, 0.5)).contains("two cowrex-gbt models"));
         let swapped = stage(N_FEATURES + N_CONTEXT, 0.5) + &stage(N_FEATURES, 0.5);
         assert!(
-            err(&swapped).contains("cowrex computes 144 and 156"),
+            err(&swapped).contains(&format!(
+                "cowrex computes {N_FEATURES} and {}",
+                N_FEATURES + N_CONTEXT
+            )),
             "{}",
             err(&swapped)
         );

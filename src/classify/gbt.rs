@@ -358,6 +358,64 @@ impl Gbt {
         z.into_iter().map(sigmoid).collect()
     }
 
+    /// Each node's value when the two sides of every split below it weigh the same: a leaf's
+    /// own value, a split's the mean of its children's (the model keeps no training covers).
+    fn node_means(tree: &[Node]) -> Vec<f32> {
+        let mut mean = vec![0f32; tree.len()];
+        // Children come after their parents (`parse` checks it): fill from the end.
+        for i in (0..tree.len()).rev() {
+            mean[i] = match tree[i] {
+                Node::Leaf(v) => v,
+                Node::Split { left, right, .. } => {
+                    (mean[left as usize] + mean[right as usize]) / 2.0
+                }
+            };
+        }
+        mean
+    }
+
+    /// The margin of a row about which nothing is known: the base plus every tree's
+    /// root value as [`Gbt::contributions`] weighs it.
+    pub fn expected_margin(&self) -> f32 {
+        self.base
+            + self
+                .trees
+                .iter()
+                .map(|t| Self::node_means(t)[0])
+                .sum::<f32>()
+    }
+
+    /// What each feature adds to each row's margin (`features` per row, row after row): at
+    /// every split a row passes, the change from the node's value to its child's goes to the
+    /// split's feature (Saabas's attribution, each split's sides weighing the same). A row's
+    /// contributions add up to its margin less [`Gbt::expected_margin`].
+    pub fn contributions(&self, rows: &[f32]) -> Vec<f32> {
+        let nf = self.features;
+        let means: Vec<Vec<f32>> = self.trees.iter().map(|t| Self::node_means(t)).collect();
+        let mut out = vec![0f32; rows.len()];
+        for (x, c) in rows.chunks_exact(nf).zip(out.chunks_exact_mut(nf)) {
+            for (tree, mean) in self.trees.iter().zip(&means) {
+                let mut i = 0;
+                while let Node::Split {
+                    feature,
+                    threshold,
+                    left,
+                    right,
+                } = tree[i]
+                {
+                    let next = if x[feature as usize] <= threshold {
+                        left
+                    } else {
+                        right
+                    } as usize;
+                    c[feature as usize] += mean[next] - mean[i];
+                    i = next;
+                }
+            }
+        }
+        out
+    }
+
     /// The same model at temperature `t`: P = sigmoid(margin / t), by dividing the base and
     /// every leaf by `t` (t > 1 makes the probabilities less extreme).
     pub fn tempered(&self, t: f32) -> Gbt {
@@ -1032,6 +1090,23 @@ mod tests {
         }
         let m = train(&d, TrainConfig::default());
         assert!(m.predict(&[0.5]) > 0.5);
+    }
+
+    #[test]
+    fn contributions_follow_the_splits_a_row_takes() {
+        // Tree 1: x1 <= 0.5 ? (x0 <= 2 ? -1 : 3) : 5; tree 2: a leaf, 0.25.
+        let m = Gbt::parse("cowrex-gbt 1 2 2 0.5\n1:0.5:1:4 0:2.0:2:3 =-1.0 =3.0 =5.0\n=0.25\n")
+            .unwrap();
+        // Means: the inner split (−1 + 3) / 2 = 1, the root (1 + 5) / 2 = 3.
+        assert_eq!(m.expected_margin(), 0.5 + 3.0 + 0.25);
+        let c = m.contributions(&[0.0, 0.0, 9.0, 0.0, 9.0, 9.0]);
+        // Row 1: root → inner (1 − 3 on x1), inner → −1 (−1 − 1 on x0).
+        assert_eq!(c[..2], [-2.0, -2.0]);
+        // Row 2: inner → 3 (+2 on x0); row 3: root → 5 (+2 on x1), x0 never asked.
+        assert_eq!(c[2..], [2.0, -2.0, 0.0, 2.0]);
+        for (row, c) in [[0.0, 0.0], [9.0, 0.0], [9.0, 9.0]].iter().zip(c.chunks(2)) {
+            assert_eq!(m.expected_margin() + c[0] + c[1], m.margin(row));
+        }
     }
 
     #[test]

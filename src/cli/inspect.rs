@@ -68,7 +68,7 @@ pub(super) fn inspect(a: InspectArgs) -> CliResult {
         Some(g) => Some(gold_text(g, a.page.as_deref())?),
         None => None,
     };
-    let html = inspect::page(&doc, gold.as_deref());
+    let html = inspect::page(&doc, gold.as_deref(), Some(extractor.models().combined()));
     std::fs::write(&a.output, html)
         .map_err(|e| format!("cannot write {}: {e}", a.output.display()))?;
     eprintln!(

@@ -50,6 +50,8 @@ pub struct Block {
     pub boilerpipe: (boilerpipe::Stats, boilerpipe::Decisions),
     /// Structural cues ([`html::cue`] bits).
     pub cues: u32,
+    /// Those of its innermost elements alone ([`html::RawBlock::near_cues`]).
+    pub near_cues: u32,
     /// Bytes of the segmenter's text inside links (jusText's link density)…
     pub link_bytes: u32,
     /// …and of all of it.
@@ -475,6 +477,7 @@ pub fn analyze(
                 boilerpipe::Decisions::default(),
             ),
             cues: raw.cues,
+            near_cues: raw.near_cues,
             link_bytes: raw.link_bytes,
             raw_bytes: raw.text.len() as u32,
             paragraph_start: std::mem::take(&mut paragraph_start),

@@ -160,6 +160,9 @@ pub struct RawBlock {
     pub link_words: u32,
     /// [`cue`] bits of the elements around the block's text, OR-ed over all of it.
     pub cues: u32,
+    /// [`cue`] bits of the innermost [`NEAR`] elements around its first text alone: what the
+    /// block's own container says, apart from what the page around it says.
+    pub near_cues: u32,
     /// The block starts a jusText paragraph: it was opened by one of jusText's block tags, by
     /// two `<br>`, or it is the first block. Blocks opened otherwise (`article`, `nav`, …)
     /// continue the paragraph before them.
@@ -194,6 +197,9 @@ pub mod mark {
         matches!(b, 0x01..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f)
     }
 }
+
+/// How many of the innermost open elements make a block's [`RawBlock::near_cues`].
+pub const NEAR: usize = 3;
 
 /// Structural cues of a block: bits for the elements its text is in (tag names, and tokens of
 /// their `class`, `id` and `role` attributes), inherited from all ancestors.
@@ -244,6 +250,31 @@ pub mod cue {
     pub const CONTROL: u32 = 1 << 21;
     /// Number of cue bits.
     pub const COUNT: usize = 22;
+    /// The cues' names, bit by bit.
+    pub const NAMES: [&str; COUNT] = [
+        "link",
+        "h1",
+        "heading",
+        "list",
+        "table",
+        "form",
+        "nav",
+        "header",
+        "footer",
+        "aside",
+        "comment",
+        "share",
+        "article",
+        "meta",
+        "quote",
+        "p",
+        "main",
+        "article_tag",
+        "body_prop",
+        "hidden",
+        "modal",
+        "control",
+    ];
 }
 
 /// Values from `<title>` and `<meta name=…>` before `<body>`, in the source encoding.
@@ -643,6 +674,8 @@ const SCOPE_KEYS: [u64; 10] = {
 struct Open {
     key: u64,
     cues: u32,
+    /// The [`cue`] bits of the element itself (not inherited).
+    own: u32,
     first: u32,
     /// The path of tag names and classes from the root ([`path_key`]).
     path: u64,
@@ -1371,9 +1404,11 @@ impl Stripper<'_> {
                     parent_capture
                 };
                 let (mark_end, mark_block) = self.inline_mark(name, parent_pre);
+                let own = tag_cues(name) | attr;
                 self.stack.push(Open {
                     key: k,
-                    cues: parent | tag_cues(name) | attr,
+                    cues: parent | own,
+                    own,
                     first: NO_TEXT,
                     path: path_key(parent_path, k, class),
                     tokens,
@@ -1692,6 +1727,8 @@ impl Stripper<'_> {
                 block.path = self.stack.last().map_or(0, |e| e.path);
                 block.kind = self.stack.last().map_or(Kind::Other, |e| e.ctx.kind);
                 block.depth = self.stack.len().min(u16::MAX as usize) as u16;
+                let near = self.stack.len().saturating_sub(NEAR);
+                block.near_cues = self.stack[near..].iter().fold(0, |c, e| c | e.own);
                 let from = self.tokens.len().saturating_sub(MAX_BLOCK_TOKENS);
                 block.markup.clear();
                 block.markup.extend_from_slice(&self.tokens[from..]);

@@ -11,6 +11,7 @@
 
 use sha2::{Digest, Sha256};
 
+use crate::classify::combined;
 use crate::classify::justext::Class;
 use crate::document::{Block, Document};
 use crate::eval::{Overlap, labels};
@@ -119,8 +120,15 @@ pub(crate) fn esc(out: &mut String, s: &str) {
     }
 }
 
-/// The inspector's HTML of a document; `gold` is the page's gold text, when there is one.
-pub fn page(doc: &Document, gold: Option<&str>) -> String {
+/// How many features the inspector names for each block's combined-model score.
+const WHY: usize = 5;
+
+/// The inspector's HTML of a document; `gold` is the page's gold text, when there is one;
+/// with the combined `model` that scored it, each block also shows the features that moved
+/// that model's score most ([`combined::Model::explain`]).
+pub fn page(doc: &Document, gold: Option<&str>, model: Option<&combined::Model>) -> String {
+    let why = model.map(|m| m.explain(&doc.blocks, &doc.regions, &doc.page_text, WHY));
+    let names = combined::feature_names();
     let mut out = String::with_capacity(4096 + doc.blocks.len() * 600);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
     out.push_str(
@@ -219,7 +227,15 @@ pub fn page(doc: &Document, gold: Option<&str>) -> String {
     }
     out.push_str(" 1</span></nav>\n<ol>\n");
     for (i, b) in doc.blocks.iter().enumerate().take(MAX_BLOCKS) {
-        block(&mut out, doc, b, gold_labels.as_ref().and_then(|l| l[i]));
+        let why = why.as_ref().map(|w| &w[i][..]).unwrap_or(&[]);
+        let why: Vec<(&str, f32)> = why.iter().map(|&(f, v)| (names[f].as_str(), v)).collect();
+        block(
+            &mut out,
+            doc,
+            b,
+            gold_labels.as_ref().and_then(|l| l[i]),
+            &why,
+        );
     }
     out.push_str("</ol>\n");
     if doc.blocks.len() > MAX_BLOCKS {
@@ -233,8 +249,9 @@ pub fn page(doc: &Document, gold: Option<&str>) -> String {
     out
 }
 
-/// One block: its colour band, kind and scores, text, and every detector's values.
-fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>) {
+/// One block: its colour band, kind and scores, text, every detector's values, and the
+/// features that moved the combined model's score most (`why`: name, change of its margin).
+fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &[(&str, f32)]) {
     let kept = doc.is_content(b);
     out.push_str("<li class=\"block ");
     out.push_str(if kept { "kept" } else { "dropped" });
@@ -276,6 +293,12 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>) {
     }
     let m = b.markup_score;
     out.push_str(&format!("markup={:.2} ({} words known)", m.sum, m.known));
+    for (name, v) in why {
+        out.push_str(&format!(
+            "|why: {name}={v:+.2} (towards {})",
+            if *v > 0.0 { "boilerplate" } else { "content" }
+        ));
+    }
     out.push_str("\"><summary>detectors</summary></details></div><div class=\"text\">");
     esc(out, &b.text);
     out.push_str("</div></div></li>\n");
@@ -303,7 +326,7 @@ mod tests {
             for the long text of this page, which goes on for a while to be content.</p></body></html>";
         let ex = crate::Extractor::new(&crate::Options::default()).unwrap();
         let doc = ex.extract(html.as_bytes(), Some("javascript:alert(3)"));
-        let page = page(&doc, Some("Click here for the long text"));
+        let page = page(&doc, Some("Click here for the long text"), None);
         // Exactly one script, ours; no element from the page.
         assert_eq!(page.matches("<script").count(), 1);
         assert_eq!(page.matches("<img").count(), 0);
@@ -315,5 +338,27 @@ mod tests {
         assert!(page.contains("precision"));
         let blocks = page.matches("<li class=\"block").count();
         assert_eq!(blocks, doc.blocks.len());
+        assert!(!page.contains("|why: "));
+    }
+
+    #[test]
+    fn blocks_say_what_moved_the_combined_models_score() {
+        let ex = crate::Extractor::new(&crate::Options::default()).unwrap();
+        let doc = ex.extract(
+            b"<body><nav><a href=/>Home</a> <a href=/a>About</a></nav><p>The rain in Spain               falls mainly on the plain, as everyone who lives there knows very well.</p></body>",
+            None,
+        );
+        let page = page(&doc, None, Some(ex.models().combined()));
+        // Each block names its features (at most WHY), each with its sign's direction.
+        let whys: Vec<&str> = page.split("|why: ").skip(1).collect();
+        assert!(!whys.is_empty() && whys.len() <= WHY * doc.blocks.len());
+        let names = combined::feature_names();
+        for w in &whys {
+            let (name, rest) = w.split_once('=').unwrap();
+            assert!(names.iter().any(|n| n == name), "{name}");
+            let v: f32 = rest.split(' ').next().unwrap().parse().unwrap();
+            let towards = if v > 0.0 { "boilerplate" } else { "content" };
+            assert!(rest.contains(towards), "{w}");
+        }
     }
 }

@@ -103,6 +103,9 @@ class Document:
     def modified(self) -> Optional[str]:
         """Modification date, ISO 8601."""
     @property
+    def date(self) -> Optional[str]:
+        """The page's date, for dating a text: its publication date, else its modification date (ISO 8601)."""
+    @property
     def sitename(self) -> Optional[str]: ...
     @property
     def canonical(self) -> Optional[str]:
