@@ -53,8 +53,11 @@ pub struct Run {
     pub length: [u64; LENGTH_BINS],
     pub share: [u64; SHARE_BINS],
     pub hosts: HostCounter,
-    /// Documents on the near-duplicate blacklist (`cowrex dedup`), when one was given.
-    pub blacklisted: Option<u64>,
+    /// With a near-duplicate blacklist (`cowrex dedup`): this run's documents on it, and the
+    /// ids it lists.
+    pub blacklisted: Option<(u64, u64)>,
+    /// Hashes of the documents' ids, while a blacklist is to be matched (8 bytes a document).
+    ids: Option<rustc_hash::FxHashSet<u64>>,
 }
 
 /// The most frequent hosts in bounded memory (Metwally et al.'s space-saving): a host's count
@@ -102,8 +105,16 @@ fn bin(x: f64, lo: f64, hi: f64, n: usize) -> usize {
     (((x - lo) / (hi - lo) * n as f64).floor().max(0.0) as usize).min(n - 1)
 }
 
+/// The hash [`Run`] keeps of a document id.
+fn id_hash(id: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(id.as_bytes())
+}
+
 impl Run {
-    fn document(&mut self, host: &str, badness: f64, content_chars: f64, share: f64) {
+    fn document(&mut self, id: &str, host: &str, badness: f64, content_chars: f64, share: f64) {
+        if let Some(ids) = &mut self.ids {
+            ids.insert(id_hash(id));
+        }
         self.documents += 1;
         self.hosts
             .add(if host.is_empty() { "unknown" } else { host });
@@ -151,6 +162,7 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
     let mut run = Run {
         dir: dir.to_owned(),
         format: "none",
+        ids: blacklist.map(|_| Default::default()),
         ..Run::default()
     };
     let mut stats = Vec::with_capacity(names.len());
@@ -187,16 +199,18 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
         stats.push(v);
     }
     run.totals = crate::output::stats::merge(&stats)?;
-    if let Some(b) = blacklist {
+    if let (Some(b), Some(ids)) = (blacklist, run.ids.take()) {
+        // The blacklist is streamed: only the run's ids are held (as hashes).
         let f = std::fs::File::open(b).map_err(|e| format!("cannot read {}: {e}", b.display()))?;
-        let mut ids = std::collections::HashSet::new();
+        let (mut listed, mut here) = (0u64, 0u64);
         for line in std::io::BufReader::new(f).lines() {
             let line = line.map_err(|e| format!("{}: {e}", b.display()))?;
             if let Some(id) = line.split_whitespace().next() {
-                ids.insert(id.to_owned());
+                listed += 1;
+                here += u64::from(ids.contains(&id_hash(id)));
             }
         }
-        run.blacklisted = Some(ids.len() as u64);
+        run.blacklisted = Some((here, listed));
     }
     Ok(run)
 }
@@ -215,6 +229,7 @@ fn read_jsonl(path: &Path, run: &mut Run) -> Result<(), String> {
         };
         let f = |k: &str| d[k].as_f64().unwrap_or(0.0);
         run.document(
+            d["id"].as_str().unwrap_or(""),
             d["host"].as_str().unwrap_or(""),
             f("bdv"),
             f("nbc"),
@@ -257,6 +272,7 @@ fn read_xml(path: &Path, run: &mut Run) -> Result<(), String> {
         if line.starts_with("<doc ") {
             let host = attr(&line, "host").unwrap_or("");
             run.document(
+                &unescape_xml(attr(&line, "id").unwrap_or("")),
                 &unescape_xml(host),
                 num("bdv"),
                 num("nbc"),
@@ -362,7 +378,9 @@ pub fn render(run: &Run) -> String {
         (
             "near duplicates (blacklisted)".into(),
             run.blacklisted
-                .map_or("– (no --blacklist)".into(), |b| b.to_string()),
+                .map_or("– (no --blacklist)".into(), |(here, listed)| {
+                    format!("{here} of this run's documents (the blacklist lists {listed})")
+                }),
         ),
         (
             "damaged input skipped".into(),

@@ -99,6 +99,32 @@ fn near_duplicate_copies_are_blacklisted_and_filtered_out() {
         .collect();
     assert_eq!(listed, copy_ids, "exactly the 10 shorter copies");
 
+    // The run's report counts its documents on a blacklist that also lists another run's.
+    let wider = dir.join("wider.txt");
+    let other = "0".repeat(36);
+    std::fs::write(
+        &wider,
+        format!("{other}\n{}", std::fs::read_to_string(&blacklist).unwrap()),
+    )
+    .unwrap();
+    let report = dir.join("report.html");
+    let o = cowrex()
+        .arg("report")
+        .arg(&out)
+        .arg("--blacklist")
+        .arg(&wider)
+        .arg("-o")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        html.contains("10 of this run&#39;s documents (the blacklist lists 11)"),
+        "{}",
+        &html[html.find("near duplicates").unwrap_or(0)..][..300]
+    );
+
     let filtered = dir.join("filtered");
     let o = cowrex()
         .arg("filter")
