@@ -814,11 +814,15 @@ impl Model {
 
 /// Rows of [`features`] followed by their [`context`]: the second stage's input.
 pub fn stacked(x: &[f32], context: &[f32]) -> Vec<f32> {
-    x.chunks_exact(N_FEATURES)
+    let mut rows = Vec::with_capacity(x.len() + context.len());
+    for (a, b) in x
+        .chunks_exact(N_FEATURES)
         .zip(context.chunks_exact(N_CONTEXT))
-        .flat_map(|(a, b)| a.iter().chain(b))
-        .copied()
-        .collect()
+    {
+        rows.extend_from_slice(a);
+        rows.extend_from_slice(b);
+    }
+    rows
 }
 
 /// Set every block's `bpv` to the model's probability that it is boilerplate.
