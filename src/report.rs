@@ -199,15 +199,16 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
         stats.push(v);
     }
     run.totals = crate::output::stats::merge(&stats)?;
-    if let (Some(b), Some(ids)) = (blacklist, run.ids.take()) {
-        // The blacklist is streamed: only the run's ids are held (as hashes).
+    if let (Some(b), Some(mut ids)) = (blacklist, run.ids.take()) {
+        // The blacklist is streamed: only the run's ids are held (as hashes), each counted once
+        // however often the blacklist (say, several runs' joined) lists it.
         let f = std::fs::File::open(b).map_err(|e| format!("cannot read {}: {e}", b.display()))?;
         let (mut listed, mut here) = (0u64, 0u64);
         for line in std::io::BufReader::new(f).lines() {
             let line = line.map_err(|e| format!("{}: {e}", b.display()))?;
             if let Some(id) = line.split_whitespace().next() {
                 listed += 1;
-                here += u64::from(ids.contains(&id_hash(id)));
+                here += u64::from(ids.remove(&id_hash(id)));
             }
         }
         run.blacklisted = Some((here, listed));

@@ -520,28 +520,42 @@ pub fn features(blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Ve
 /// The names of the features: [`features`] (in their order, [`N_FEATURES`]), then the second
 /// stage's [`context`] ([`N_CONTEXT`], named `first.…`).
 pub fn feature_names() -> Vec<String> {
+    fn add(names: &mut Vec<String>, list: &[&str]) {
+        names.extend(list.iter().map(|n| n.to_string()));
+    }
     let mut names: Vec<String> = crate::features::texrex::FEATURE_NAMES
         .iter()
         .map(|n| format!("texrex.{n}"))
         .collect();
-    let mut add = |list: &[&str]| names.extend(list.iter().map(|n| n.to_string()));
-    add(&["mlp", "ngram", "ngram_missing"]);
-    add(&[
-        "justext_cf_bad",
-        "justext_cf_good",
-        "justext_cf_short",
-        "justext_cf_neargood",
-    ]);
-    add(&["justext_good", "justext_stopword_density"]);
-    add(&["words_prev", "words", "words_next"]);
-    add(&["link_density_prev", "link_density", "link_density_next"]);
-    add(&["text_density_prev", "text_density", "text_density_next"]);
-    add(&[
-        "boilerpipe_densitometric",
-        "boilerpipe_num_words",
-        "boilerpipe_cleaneval",
-        "boilerpipe_largest",
-    ]);
+    add(&mut names, &["mlp", "ngram", "ngram_missing"]);
+    add(
+        &mut names,
+        &[
+            "justext_cf_bad",
+            "justext_cf_good",
+            "justext_cf_short",
+            "justext_cf_neargood",
+        ],
+    );
+    add(&mut names, &["justext_good", "justext_stopword_density"]);
+    add(&mut names, &["words_prev", "words", "words_next"]);
+    add(
+        &mut names,
+        &["link_density_prev", "link_density", "link_density_next"],
+    );
+    add(
+        &mut names,
+        &["text_density_prev", "text_density", "text_density_next"],
+    );
+    add(
+        &mut names,
+        &[
+            "boilerpipe_densitometric",
+            "boilerpipe_num_words",
+            "boilerpipe_cleaneval",
+            "boilerpipe_largest",
+        ],
+    );
     let cues = |prefix: &str, suffix: &str| -> Vec<String> {
         cue::NAMES
             .iter()
@@ -549,28 +563,42 @@ pub fn feature_names() -> Vec<String> {
             .collect()
     };
     names.extend(cues("cue_", ""));
-    let mut add = |list: &[&str]| names.extend(list.iter().map(|n| n.to_string()));
-    add(&["position_blocks", "position_chars", "chars", "chars_share"]);
-    add(&["mlp_prev", "mlp_next", "ngram_prev", "ngram_next"]);
-    add(&[
-        "paragraph_start",
-        "page_blocks",
-        "window5_mlp",
-        "window5_ngram",
-    ]);
-    add(&["words_share", "from_largest"]);
-    add(&[
-        "window7_justext_good",
-        "window7_boilerpipe",
-        "window7_mlp_content",
-        "window7_link_density",
-        "window7_stopword_density",
-    ]);
-    add(&[
-        "page_justext_good_share",
-        "page_article_blocks",
-        "outside_justext",
-    ]);
+    add(
+        &mut names,
+        &["position_blocks", "position_chars", "chars", "chars_share"],
+    );
+    add(
+        &mut names,
+        &["mlp_prev", "mlp_next", "ngram_prev", "ngram_next"],
+    );
+    add(
+        &mut names,
+        &[
+            "paragraph_start",
+            "page_blocks",
+            "window5_mlp",
+            "window5_ngram",
+        ],
+    );
+    add(&mut names, &["words_share", "from_largest"]);
+    add(
+        &mut names,
+        &[
+            "window7_justext_good",
+            "window7_boilerpipe",
+            "window7_mlp_content",
+            "window7_link_density",
+            "window7_stopword_density",
+        ],
+    );
+    add(
+        &mut names,
+        &[
+            "page_justext_good_share",
+            "page_article_blocks",
+            "outside_justext",
+        ],
+    );
     for level in ["region1", "region2"] {
         for n in [
             "blocks",
@@ -582,63 +610,85 @@ pub fn feature_names() -> Vec<String> {
             names.push(format!("{level}_{n}"));
         }
     }
-    let mut add = |list: &[&str]| names.extend(list.iter().map(|n| n.to_string()));
-    add(&[
-        "in_main_region",
-        "main_region_words_share",
-        "regions_holding",
-    ]);
-    add(&[
-        "title_cover",
-        "title_share",
-        "title_block",
-        "title_distance",
-        "before_title",
-        "has_structured_body",
-        "structured_body_share",
-        "description_share",
-    ]);
-    add(&[
-        "kind_blocks",
-        "kind_words_share",
-        "kind_link_density",
-        "kind_mean_words",
-        "same_text_blocks",
-        "depth",
-        "relative_depth",
-    ]);
-    add(&[
-        "main_words_share",
-        "body_prop_words_share",
-        "hidden_words_share",
-        "text_density_over_densest",
-    ]);
-    add(&["markup_sum", "markup_min", "markup_max", "markup_known"]);
-    add(&[
-        "page_article",
-        "page_product",
-        "page_list",
-        "page_discussion",
-        "page_guide",
-    ]);
+    add(
+        &mut names,
+        &[
+            "in_main_region",
+            "main_region_words_share",
+            "regions_holding",
+        ],
+    );
+    add(
+        &mut names,
+        &[
+            "title_cover",
+            "title_share",
+            "title_block",
+            "title_distance",
+            "before_title",
+            "has_structured_body",
+            "structured_body_share",
+            "description_share",
+        ],
+    );
+    add(
+        &mut names,
+        &[
+            "kind_blocks",
+            "kind_words_share",
+            "kind_link_density",
+            "kind_mean_words",
+            "same_text_blocks",
+            "depth",
+            "relative_depth",
+        ],
+    );
+    add(
+        &mut names,
+        &[
+            "main_words_share",
+            "body_prop_words_share",
+            "hidden_words_share",
+            "text_density_over_densest",
+        ],
+    );
+    add(
+        &mut names,
+        &["markup_sum", "markup_min", "markup_max", "markup_known"],
+    );
+    add(
+        &mut names,
+        &[
+            "page_article",
+            "page_product",
+            "page_list",
+            "page_discussion",
+            "page_guide",
+        ],
+    );
     names.extend(cues("near_", ""));
     names.extend(cues("page_", "_share"));
-    let mut add = |list: &[&str]| names.extend(list.iter().map(|n| n.to_string()));
-    add(&["running_before", "running_after", "comments_before"]);
-    add(&[
-        "first.p",
-        "first.p_prev",
-        "first.p_next",
-        "first.window3",
-        "first.window7",
-        "first.region1",
-        "first.region2",
-        "first.page",
-        "first.below",
-        "first.page_lowest",
-        "first.nearest_kept",
-        "first.kept_share",
-    ]);
+    add(
+        &mut names,
+        &["running_before", "running_after", "comments_before"],
+    );
+    add(
+        &mut names,
+        &[
+            "first.p",
+            "first.p_prev",
+            "first.p_next",
+            "first.window3",
+            "first.window7",
+            "first.region1",
+            "first.region2",
+            "first.page",
+            "first.below",
+            "first.page_lowest",
+            "first.nearest_kept",
+            "first.kept_share",
+        ],
+    );
     names
 }
 
@@ -782,9 +832,7 @@ impl Model {
         page: &PageText,
         top: usize,
     ) -> Vec<Vec<(usize, f32)>> {
-        let x = features(blocks, regions, page);
-        let p = self.first.predict_rows(&x);
-        let rows = stacked(&x, &context(blocks, regions, &p));
+        let rows = self.main_rows(blocks, regions, page);
         let width = N_FEATURES + N_CONTEXT;
         self.second
             .contributions(&rows)
@@ -805,10 +853,15 @@ impl Model {
 
     /// P(boilerplate) of each block.
     pub fn predict(&self, blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
+        self.second
+            .predict_rows(&self.main_rows(blocks, regions, page))
+    }
+
+    /// The main stage's input rows: [`features`] and the [`context`] of the first stage.
+    fn main_rows(&self, blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
         let x = features(blocks, regions, page);
         let p = self.first.predict_rows(&x);
-        self.second
-            .predict_rows(&stacked(&x, &context(blocks, regions, &p)))
+        stacked(&x, &context(blocks, regions, &p))
     }
 }
 
