@@ -11,7 +11,10 @@
 //! one line per tree: its nodes in order, `f:threshold:left:right` for a split (go left when
 //! `x[f] <= threshold`) and `=value` for a leaf.
 
+use std::sync::OnceLock;
+
 use super::ModelError;
+use super::binary::{Reader, Writer};
 
 /// One node of a tree.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,13 +29,35 @@ enum Node {
 }
 
 /// A trained ensemble: P(positive) = sigmoid(base + Σ tree(x)).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Gbt {
     pub features: usize,
     base: f32,
-    trees: Vec<Vec<Node>>,
+    trees: Trees,
     /// The same trees laid out for scoring many rows; `None` when they are too deep for it.
     flat: Option<Flat>,
+}
+
+impl PartialEq for Gbt {
+    fn eq(&self, other: &Gbt) -> bool {
+        (self.features, self.base.to_bits(), self.trees(), &self.flat)
+            == (
+                other.features,
+                other.base.to_bits(),
+                other.trees(),
+                &other.flat,
+            )
+    }
+}
+
+/// The trees as nodes, which scoring many rows does not need ([`Flat`] serves it): a built-in
+/// model ([`Gbt::from_static`]) decodes them from its binary layout when first walked.
+#[derive(Debug, Clone)]
+struct Trees {
+    nodes: OnceLock<Vec<Vec<Node>>>,
+    /// The trees' part of the binary layout, while `nodes` is not yet decoded from it.
+    layout: &'static [u8],
+    count: usize,
 }
 
 /// Trees deeper than this are scored by walking their nodes.
@@ -312,7 +337,7 @@ impl Gbt {
     /// The raw score (log-odds) of one row.
     pub fn margin(&self, x: &[f32]) -> f32 {
         let mut z = self.base;
-        for tree in &self.trees {
+        for tree in self.trees() {
             let mut i = 0;
             loop {
                 match tree[i] {
@@ -379,7 +404,7 @@ impl Gbt {
     pub fn expected_margin(&self) -> f32 {
         self.base
             + self
-                .trees
+                .trees()
                 .iter()
                 .map(|t| Self::node_means(t)[0])
                 .sum::<f32>()
@@ -391,10 +416,10 @@ impl Gbt {
     /// contributions add up to its margin less [`Gbt::expected_margin`].
     pub fn contributions(&self, rows: &[f32]) -> Vec<f32> {
         let nf = self.features;
-        let means: Vec<Vec<f32>> = self.trees.iter().map(|t| Self::node_means(t)).collect();
+        let means: Vec<Vec<f32>> = self.trees().iter().map(|t| Self::node_means(t)).collect();
         let mut out = vec![0f32; rows.len()];
         for (x, c) in rows.chunks_exact(nf).zip(out.chunks_exact_mut(nf)) {
-            for (tree, mean) in self.trees.iter().zip(&means) {
+            for (tree, mean) in self.trees().iter().zip(&means) {
                 let mut i = 0;
                 while let Node::Split {
                     feature,
@@ -420,7 +445,7 @@ impl Gbt {
     /// every leaf by `t` (t > 1 makes the probabilities less extreme).
     pub fn tempered(&self, t: f32) -> Gbt {
         let trees = self
-            .trees
+            .trees()
             .iter()
             .map(|tree| {
                 tree.iter()
@@ -439,8 +464,24 @@ impl Gbt {
             features,
             base,
             flat: Flat::new(&trees),
-            trees,
+            trees: Trees {
+                count: trees.len(),
+                nodes: trees.into(),
+                layout: &[],
+            },
         }
+    }
+
+    /// The trees' nodes, decoded first if the model came from [`Gbt::from_static`].
+    fn trees(&self) -> &[Vec<Node>] {
+        self.trees.nodes.get_or_init(|| {
+            decode_trees(
+                &mut Reader(self.trees.layout),
+                self.features,
+                self.trees.count,
+            )
+            .expect("built-in models are valid (tested)")
+        })
     }
 
     /// The model in its text format.
@@ -448,10 +489,10 @@ impl Gbt {
         let mut out = format!(
             "cowrex-gbt 1 {} {} {:?}\n",
             self.features,
-            self.trees.len(),
+            self.trees().len(),
             self.base
         );
-        for tree in &self.trees {
+        for tree in self.trees() {
             let nodes: Vec<String> = tree
                 .iter()
                 .map(|n| match *n {
@@ -506,24 +547,7 @@ impl Gbt {
                 };
                 tree.push(node);
             }
-            // Every split must point forward to nodes of the tree, on features that exist.
-            let valid = !tree.is_empty()
-                && tree.iter().enumerate().all(|(i, node)| match *node {
-                    Node::Leaf(_) => true,
-                    Node::Split {
-                        feature,
-                        left,
-                        right,
-                        ..
-                    } => {
-                        (feature as usize) < features
-                            && left as usize > i
-                            && right as usize > i
-                            && (left as usize) < tree.len()
-                            && (right as usize) < tree.len()
-                    }
-                });
-            if !valid {
+            if !well_formed(&tree, features) {
                 return Err(bad(&format!("tree {n} is malformed")));
             }
             trees.push(tree);
@@ -533,6 +557,187 @@ impl Gbt {
         }
         Ok(Gbt::new(features, base, trees))
     }
+
+    /// The model in the binary layout of [`super::binary`] (how `build.rs` hands over the
+    /// built-in model): features, base and tree count; the [`Flat`] layout (a presence byte,
+    /// then depth, features, thresholds and leaves, and the levels behind their own presence
+    /// byte); then each tree's node count and nodes, a leaf as tag 0 and its value, a split as
+    /// tag 1, feature, threshold, left and right.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        let trees = self.trees();
+        w.u32(self.features as u32);
+        w.f32(self.base);
+        w.u32(trees.len() as u32);
+        w.u8(self.flat.is_some().into());
+        if let Some(flat) = &self.flat {
+            w.u32(flat.depth as u32);
+            flat.feature.iter().for_each(|&f| w.u16(f));
+            flat.threshold.iter().for_each(|&t| w.f32(t));
+            flat.leaf.iter().for_each(|&v| w.f32(v));
+            w.u8(flat.levels.is_some().into());
+            if let Some((feature, threshold)) = &flat.levels {
+                feature.iter().for_each(|&f| w.u16(f));
+                threshold.iter().for_each(|&t| w.f32(t));
+            }
+        }
+        for tree in trees {
+            w.u32(tree.len() as u32);
+            for node in tree {
+                match *node {
+                    Node::Leaf(v) => {
+                        w.u8(0);
+                        w.f32(v);
+                    }
+                    Node::Split {
+                        feature,
+                        threshold,
+                        left,
+                        right,
+                    } => {
+                        w.u8(1);
+                        w.u16(feature);
+                        w.f32(threshold);
+                        w.u32(left);
+                        w.u32(right);
+                    }
+                }
+            }
+        }
+        w.0
+    }
+
+    /// Read [`Gbt::to_bytes`]'s layout, checked as [`Gbt::parse`] checks the text (and the
+    /// flat layout against the trees).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Gbt, ModelError> {
+        let mut r = Reader(bytes);
+        let (features, base, count, flat) = read_head(&mut r)?;
+        let trees = decode_trees(&mut r, features, count)?;
+        if !r.is_empty() || Flat::new(&trees) != flat {
+            return Err(not_binary());
+        }
+        Ok(Gbt {
+            features,
+            base,
+            flat,
+            trees: Trees {
+                nodes: trees.into(),
+                layout: &[],
+                count,
+            },
+        })
+    }
+
+    /// A built-in model from [`Gbt::to_bytes`]'s layout, read without decoding its trees:
+    /// they are decoded when first walked (explanations). `build.rs` wrote the layout, and a
+    /// test checks each built-in model with [`Gbt::from_bytes`].
+    pub fn from_static(bytes: &'static [u8]) -> Result<Gbt, ModelError> {
+        let mut r = Reader(bytes);
+        let (features, base, count, flat) = read_head(&mut r)?;
+        Ok(Gbt {
+            features,
+            base,
+            flat,
+            trees: Trees {
+                nodes: OnceLock::new(),
+                layout: r.0,
+                count,
+            },
+        })
+    }
+}
+
+fn not_binary() -> ModelError {
+    ModelError("not a cowrex-gbt model in its binary layout".into())
+}
+
+/// The features, base, tree count and [`Flat`] layout at the start of [`Gbt::to_bytes`]'s
+/// layout.
+fn read_head(r: &mut Reader) -> Result<(usize, f32, usize, Option<Flat>), ModelError> {
+    let bad = not_binary;
+    let features = r.u32().ok_or_else(bad)? as usize;
+    let base = r.f32().ok_or_else(bad)?;
+    let count = r.u32().ok_or_else(bad)? as usize;
+    if r.u8().ok_or_else(bad)? == 0 {
+        return Ok((features, base, count, None));
+    }
+    let depth = r.u32().ok_or_else(bad)? as usize;
+    if depth > MAX_FLAT_DEPTH {
+        return Err(bad());
+    }
+    let (inner, leaves) = (((1usize << depth) - 1) * count, (1usize << depth) * count);
+    // Features within the rows, so that scoring cannot index past a row.
+    let feature = |r: &mut Reader, n: usize| -> Option<Vec<u16>> {
+        (0..n)
+            .map(|_| r.u16().filter(|&f| (f as usize) < features))
+            .collect()
+    };
+    let float =
+        |r: &mut Reader, n: usize| -> Option<Vec<f32>> { (0..n).map(|_| r.f32()).collect() };
+    let mut flat = Flat {
+        depth,
+        feature: feature(r, inner).ok_or_else(bad)?,
+        threshold: float(r, inner).ok_or_else(bad)?,
+        leaf: float(r, leaves).ok_or_else(bad)?,
+        levels: None,
+    };
+    if r.u8().ok_or_else(bad)? != 0 {
+        let n = depth * count;
+        flat.levels = Some((feature(r, n).ok_or_else(bad)?, float(r, n).ok_or_else(bad)?));
+    }
+    Ok((features, base, count, Some(flat)))
+}
+
+/// `count` trees of [`Gbt::to_bytes`]'s layout, each checked.
+fn decode_trees(
+    r: &mut Reader,
+    features: usize,
+    count: usize,
+) -> Result<Vec<Vec<Node>>, ModelError> {
+    let bad = not_binary;
+    let mut trees = Vec::with_capacity(count.min(r.0.len()));
+    for _ in 0..count {
+        let n = r.u32().ok_or_else(bad)? as usize;
+        let mut tree = Vec::with_capacity(n.min(r.0.len()));
+        for _ in 0..n {
+            tree.push(match r.u8().ok_or_else(bad)? {
+                0 => Node::Leaf(r.f32().ok_or_else(bad)?),
+                1 => Node::Split {
+                    feature: r.u16().ok_or_else(bad)?,
+                    threshold: r.f32().ok_or_else(bad)?,
+                    left: r.u32().ok_or_else(bad)?,
+                    right: r.u32().ok_or_else(bad)?,
+                },
+                _ => return Err(bad()),
+            });
+        }
+        if !well_formed(&tree, features) {
+            return Err(bad());
+        }
+        trees.push(tree);
+    }
+    Ok(trees)
+}
+
+/// Whether a tree can be walked: not empty, and every split points forward to nodes of the
+/// tree, on features that exist.
+fn well_formed(tree: &[Node], features: usize) -> bool {
+    !tree.is_empty()
+        && tree.iter().enumerate().all(|(i, node)| match *node {
+            Node::Leaf(_) => true,
+            Node::Split {
+                feature,
+                left,
+                right,
+                ..
+            } => {
+                (feature as usize) < features
+                    && left as usize > i
+                    && right as usize > i
+                    && (left as usize) < tree.len()
+                    && (right as usize) < tree.len()
+            }
+        })
 }
 
 /// Per feature, the thresholds between histogram bins: up to `bins - 1` distinct quantiles.
@@ -926,6 +1131,12 @@ mod tests {
         assert!(correct > 1900, "accuracy {correct}/2000");
         let again = Gbt::parse(&m.to_text()).unwrap();
         assert_eq!(again, m);
+        let bytes = m.to_bytes();
+        assert_eq!(Gbt::from_bytes(&bytes).unwrap(), m);
+        for cut in [0, 5, bytes.len() / 2, bytes.len() - 1] {
+            assert!(Gbt::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        assert!(Gbt::from_bytes(&[bytes.as_slice(), &[0]].concat()).is_err());
         assert_eq!(train(&train_set, cfg).to_text(), m.to_text());
     }
 
@@ -977,7 +1188,7 @@ mod tests {
         assert!(correct > 1880, "accuracy {correct}/2000");
         assert_eq!(train(&train_set, cfg).to_text(), m.to_text());
         // Every level of every tree splits on one condition, so the level layout scores it.
-        for tree in &m.trees {
+        for tree in m.trees() {
             let mut level = vec![0usize; tree.len()];
             let mut conditions: Vec<Option<(u16, f32)>> = vec![None; cfg.depth];
             for (i, node) in tree.iter().enumerate() {
@@ -1115,6 +1326,14 @@ mod tests {
         assert!(Gbt::parse("cowrex-gbt 1 2 1 0.0\n5:0.5:1:2 =1.0 =2.0\n").is_err());
         assert!(Gbt::parse("cowrex-gbt 1 2 2 0.0\n=1.0\n").is_err());
         assert!(Gbt::parse("cowrex-mlp 1\n").is_err());
+        // A split that points back to itself, in the binary layout.
+        let looping = Gbt::parse("cowrex-gbt 1 2 1 0.0\n1:0.5:1:2 =-1.0 =2.0\n").unwrap();
+        let mut bytes = looping.to_bytes();
+        // features, base, tree count, flat layout (depth 1: one split, two leaves, levels),
+        // node count, the split's tag, feature and threshold
+        let left = 4 + 4 + 4 + (1 + 4 + 2 + 4 + 8 + 1 + 2 + 4) + 4 + 1 + 2 + 4;
+        bytes[left..left + 4].copy_from_slice(&0u32.to_le_bytes());
+        assert!(Gbt::from_bytes(&bytes).is_err());
         let m = Gbt::parse("cowrex-gbt 1 2 1 0.0\n1:0.5:1:2 =-1.0 =2.0\n").unwrap();
         assert!(m.predict(&[9.0, 0.4]) < 0.5 && m.predict(&[0.0, 0.6]) > 0.5);
     }

@@ -2,6 +2,7 @@
 //! models (bits per character, positive = clean), with the language identification that picks
 //! them.
 
+mod binary;
 pub mod boilerpipe;
 pub mod combined;
 pub mod gbt;
@@ -11,8 +12,11 @@ pub mod mlp;
 pub mod ngram;
 pub mod quality;
 
+use std::borrow::Cow;
 use std::io::Read;
+use std::sync::OnceLock;
 
+use gbt::Gbt;
 use md5::{Digest, Md5};
 use mlp::Mlp;
 use ngram::NgramModel;
@@ -87,8 +91,12 @@ pub enum Scorer {
     Boilerpipe,
 }
 
-/// The built-in combined model, gzipped text (see `models/MODELS.md`).
+/// The built-in combined model, gzipped text (see `models/MODELS.md`); only its checksum is
+/// taken from it.
 const COMBINED: &[u8] = include_bytes!("../../models/combined.gbt.gz");
+/// The built-in combined model's two stages in their binary layout (made by `build.rs`).
+const COMBINED_FIRST: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/combined-first.bin"));
+const COMBINED_SECOND: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/combined-second.bin"));
 /// The built-in markup model, gzipped text.
 const MARKUP: &[u8] = include_bytes!("../../models/markup.words.gz");
 
@@ -115,10 +123,23 @@ pub enum NgramChoice {
     NonLexical,
 }
 
-/// The built-in English standard n-gram model (gzipped text, see `models/MODELS.md`).
-const NGRAM_STANDARD: &[u8] = include_bytes!("../../models/ncleaner-en-standard.ngram.gz");
+/// A built-in n-gram model: its file (gzipped text, see `models/MODELS.md`), which the
+/// checksum covers, and the model in its binary layout (made by `build.rs`), which is loaded.
+struct BuiltinNgram {
+    file: &'static [u8],
+    layout: &'static [u8],
+}
+
+/// The built-in English standard n-gram model.
+const NGRAM_STANDARD: BuiltinNgram = BuiltinNgram {
+    file: include_bytes!("../../models/ncleaner-en-standard.ngram.gz"),
+    layout: include_bytes!(concat!(env!("OUT_DIR"), "/ngram-standard.bin")),
+};
 /// The built-in English non-lexical n-gram model.
-const NGRAM_NON_LEXICAL: &[u8] = include_bytes!("../../models/ncleaner-en-nonlexical.ngram.gz");
+const NGRAM_NON_LEXICAL: BuiltinNgram = BuiltinNgram {
+    file: include_bytes!("../../models/ncleaner-en-nonlexical.ngram.gz"),
+    layout: include_bytes!(concat!(env!("OUT_DIR"), "/ngram-nonlexical.bin")),
+};
 
 /// An error reading a model.
 #[derive(Debug)]
@@ -137,20 +158,20 @@ pub fn read_ngram(bytes: &[u8]) -> Result<NgramModel, ModelError> {
     NgramModel::parse(&model_text(bytes)?)
 }
 
-/// An n-gram model built on first use: building one's tables takes tens of milliseconds, and
-/// a run (or `cowrex extract` on one page) often needs only the standard or the non-lexical one.
+/// An n-gram model loaded on first use: loading one's table takes milliseconds, and a run (or
+/// `cowrex extract` on one page) often needs only the standard or the non-lexical one.
 #[derive(Debug, Clone)]
 struct LazyNgram {
-    /// The built-in model's file (empty when `model` was given ready).
+    /// The built-in model's binary layout (empty when `model` was given ready).
     bytes: &'static [u8],
-    model: std::sync::OnceLock<NgramModel>,
+    model: OnceLock<NgramModel>,
 }
 
 impl LazyNgram {
     fn builtin(bytes: &'static [u8]) -> LazyNgram {
         LazyNgram {
             bytes,
-            model: std::sync::OnceLock::new(),
+            model: OnceLock::new(),
         }
     }
 
@@ -162,8 +183,43 @@ impl LazyNgram {
     }
 
     fn get(&self) -> &NgramModel {
-        self.model
-            .get_or_init(|| read_ngram(self.bytes).expect("built-in models are valid (tested)"))
+        self.model.get_or_init(|| {
+            NgramModel::from_static(self.bytes).expect("built-in models are valid (tested)")
+        })
+    }
+}
+
+/// The models' checksum: MD5 over every model's file and the choices, then once more over
+/// that and each later change. Computed when first asked for (only runs that write
+/// `done.json` need it, and hashing the built-in models' files takes milliseconds).
+#[derive(Debug, Clone)]
+struct Checksum {
+    covers: Vec<Cow<'static, [u8]>>,
+    changes: Vec<Vec<u8>>,
+    value: OnceLock<String>,
+}
+
+impl Checksum {
+    fn value(&self) -> &str {
+        self.value.get_or_init(|| {
+            let mut sum = Md5::new();
+            for part in &self.covers {
+                sum.update(part);
+            }
+            let mut hex = crate::hex(&sum.finalize());
+            for change in &self.changes {
+                let mut sum = Md5::new();
+                sum.update(&hex);
+                sum.update(change);
+                hex = crate::hex(&sum.finalize());
+            }
+            hex
+        })
+    }
+
+    fn change(&mut self, more: &[u8]) {
+        self.changes.push(more.to_vec());
+        self.value = OnceLock::new();
     }
 }
 
@@ -184,8 +240,7 @@ pub struct Models {
     pub scorer: Scorer,
     combined: combined::Model,
     markup: markup::MarkupModel,
-    /// MD5 over every model's text and the choices, for `done.json`.
-    pub checksum: String,
+    checksum: Checksum,
 }
 
 impl Models {
@@ -198,31 +253,36 @@ impl Models {
         ngram: NgramChoice,
         ngram_file: Option<(NgramModel, Vec<u8>)>,
     ) -> Models {
-        let mut sum = Md5::new();
-        sum.update(format!("lang={lang:?} ngram={ngram:?}\n"));
+        let mut covers: Vec<Cow<'static, [u8]>> = vec![
+            format!("lang={lang:?} ngram={ngram:?}\n")
+                .into_bytes()
+                .into(),
+        ];
         let mlps = ModelLang::ALL
             .into_iter()
             .map(|l| {
-                let (m, text) = match &mlp {
-                    Some((m, text)) => (m.clone(), text.as_str()),
-                    None => (
-                        Mlp::parse(l.builtin_text()).expect("built-in models are valid (tested)"),
-                        l.builtin_text(),
-                    ),
+                let m = match &mlp {
+                    Some((m, text)) => {
+                        covers.push(text.clone().into_bytes().into());
+                        m.clone()
+                    }
+                    None => {
+                        covers.push(l.builtin_text().as_bytes().into());
+                        Mlp::parse(l.builtin_text()).expect("built-in models are valid (tested)")
+                    }
                 };
-                sum.update(text);
                 (l, m)
             })
             .collect();
-        let mut load = |bytes: &'static [u8]| {
-            sum.update(bytes);
-            LazyNgram::builtin(bytes)
+        let mut load = |model: BuiltinNgram| {
+            covers.push(model.file.into());
+            LazyNgram::builtin(model.layout)
         };
         let (mut standard, mut non_lexical) = (None, None);
         match (ngram, ngram_file) {
             (NgramChoice::Off, _) => {}
             (choice, Some((m, bytes))) => {
-                sum.update(&bytes);
+                covers.push(bytes.into());
                 if choice == NgramChoice::NonLexical {
                     non_lexical = Some(LazyNgram::ready(m));
                 } else {
@@ -237,9 +297,10 @@ impl Models {
             }
         }
         let profiles = Profiles::builtin();
-        sum.update(profiles.text());
-        sum.update(COMBINED);
-        sum.update(MARKUP);
+        covers.push(profiles.text().as_bytes().to_vec().into());
+        covers.push(COMBINED.into());
+        covers.push(MARKUP.into());
+        let stage = |bytes| Gbt::from_static(bytes).expect("built-in models are valid (tested)");
         Models {
             mlps,
             custom_mlp: mlp.is_some(),
@@ -249,13 +310,18 @@ impl Models {
             non_lexical,
             profiles,
             scorer: Scorer::Combined,
-            combined: model_text(COMBINED)
-                .and_then(|t| combined::Model::parse(&t))
-                .expect("built-in models are valid (tested)"),
+            combined: combined::Model {
+                first: stage(COMBINED_FIRST),
+                second: stage(COMBINED_SECOND),
+            },
             markup: model_text(MARKUP)
                 .and_then(|t| markup::MarkupModel::parse(&t))
                 .expect("built-in models are valid (tested)"),
-            checksum: crate::hex(&sum.finalize()),
+            checksum: Checksum {
+                covers,
+                changes: Vec::new(),
+                value: OnceLock::new(),
+            },
         }
     }
 
@@ -288,10 +354,12 @@ impl Models {
     }
 
     fn rehash(&mut self, more: &[u8]) {
-        let mut sum = Md5::new();
-        sum.update(&self.checksum);
-        sum.update(more);
-        self.checksum = crate::hex(&sum.finalize());
+        self.checksum.change(more);
+    }
+
+    /// MD5 over every model's file and the choices, for `done.json`.
+    pub fn checksum(&self) -> &str {
+        self.checksum.value()
     }
 
     /// Replace the text-quality profiles (the checksum covers them).
@@ -400,6 +468,30 @@ mod tests {
     }
 
     #[test]
+    fn builtin_layouts_are_the_model_files() {
+        let m = combined::Model::parse(&model_text(COMBINED).unwrap()).unwrap();
+        assert_eq!(Gbt::from_bytes(COMBINED_FIRST).unwrap(), m.first);
+        // Compared, the lazily read model decodes its trees.
+        assert_eq!(Gbt::from_static(COMBINED_SECOND).unwrap(), m.second);
+        assert_eq!(Gbt::from_bytes(COMBINED_SECOND).unwrap(), m.second);
+        for model in [NGRAM_STANDARD, NGRAM_NON_LEXICAL] {
+            let file = read_ngram(model.file).unwrap();
+            let layout = NgramModel::from_bytes(model.layout).unwrap();
+            assert_eq!(layout.params, file.params);
+            assert_eq!(layout.to_bytes(), file.to_bytes());
+            // Read in place, the table scores as the file's model does.
+            let in_place = NgramModel::from_static(model.layout).unwrap();
+            for text in [
+                "The committee met on Tuesday.",
+                "Home | Login | ©2024",
+                "Ça va ?",
+            ] {
+                assert_eq!(in_place.score(text), file.score(text), "{text}");
+            }
+        }
+    }
+
+    #[test]
     fn fixed_language_and_checksums() {
         let fixed = Models::new(
             LangChoice::Fixed(ModelLang::Sv),
@@ -417,7 +509,7 @@ mod tests {
         );
         assert_eq!(custom.mlp(Some(whatlang::Lang::Deu)).0, None);
         assert!(fixed.ngram(Some(whatlang::Lang::Eng)).is_none());
-        assert_ne!(fixed.checksum, Models::builtin().checksum);
+        assert_ne!(fixed.checksum(), Models::builtin().checksum());
     }
 
     #[test]

@@ -19,9 +19,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rustc_hash::FxHashMap;
 
 use super::ModelError;
+use super::binary::{Reader, Writer};
 
 /// The longest supported n-gram (keys pack n bytes and the order into a `u64`).
 pub const MAX_ORDER: usize = 7;
@@ -43,6 +47,13 @@ impl Folding {
         match self {
             Folding::Standard => "standard",
             Folding::NonLexical => "nonlexical",
+        }
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Folding::Standard => 0,
+            Folding::NonLexical => 1,
         }
     }
 
@@ -173,14 +184,70 @@ impl Counts {
 }
 
 /// A trained pair of models, ready to score.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct NgramModel {
     pub params: Params,
     scorer: Scorer,
     /// Models of order ≤ [`DENSE_MAX_ORDER`]: both log-probabilities of every n-gram of folded
     /// symbols, indexed by [`dense_code`]s, so that scoring is one array read per character.
-    dense: Option<Vec<[f32; 2]>>,
+    /// Built once [`DENSE_AFTER_BYTES`] of text have been scored: building it takes longer than
+    /// scoring one page from the lookups (`cowrex extract`).
+    dense: OnceLock<Vec<[f32; 2]>>,
+    /// Bytes of text scored so far, until the dense table is built.
+    scored: AtomicUsize,
 }
+
+fn not_binary() -> ModelError {
+    ModelError("not a cowrex n-gram model in its binary layout".into())
+}
+
+/// The parameters and scorer of [`NgramModel::to_bytes`]'s layout (its table still to be
+/// set), and the table's slots and size in bits.
+fn read_layout(bytes: &[u8]) -> Result<(Params, Scorer, &[u8], u32), ModelError> {
+    let bad = not_binary;
+    let mut r = Reader(bytes);
+    let order = r.u8().ok_or_else(bad)? as usize;
+    let q = r.f64().ok_or_else(bad)?;
+    let folding = match r.u8().ok_or_else(bad)? {
+        0 => Folding::Standard,
+        1 => Folding::NonLexical,
+        _ => return Err(bad()),
+    };
+    if !(1..=MAX_ORDER).contains(&order) {
+        return Err(bad());
+    }
+    let mut log_backoff = [0f32; MAX_ORDER + 1];
+    for v in &mut log_backoff {
+        *v = r.f32().ok_or_else(bad)?;
+    }
+    let log_unseen = [r.f32().ok_or_else(bad)?, r.f32().ok_or_else(bad)?];
+    let bits = u32::from(r.u8().ok_or_else(bad)?);
+    if !(2..=32).contains(&bits) || r.0.len() != 16 << bits {
+        return Err(bad());
+    }
+    let scorer = Scorer {
+        order,
+        log_p: LogP::Map(FxHashMap::default()),
+        log_backoff,
+        log_unseen,
+    };
+    Ok((Params { order, q, folding }, scorer, r.0, bits))
+}
+
+impl Clone for NgramModel {
+    fn clone(&self) -> NgramModel {
+        NgramModel {
+            params: self.params,
+            scorer: self.scorer.clone(),
+            dense: self.dense.clone(),
+            scored: AtomicUsize::new(self.scored.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// How much text a model of low order scores from its lookups before it builds its dense
+/// table (which takes as long as scoring about this much text from the lookups).
+const DENSE_AFTER_BYTES: usize = 256 << 10;
 
 /// The highest order scored from a dense table (96³ entries of 8 bytes: 7 MB).
 const DENSE_MAX_ORDER: usize = 3;
@@ -197,12 +264,80 @@ fn dense_code(b: u8) -> Option<usize> {
     }
 }
 
+/// log₂ P*ₖ of the n-grams either model has seen (NaN where one has not): a hash map, or a
+/// built-in model's table read in place from its binary layout ([`NgramModel::to_bytes`]).
+#[derive(Debug, Clone)]
+enum LogP {
+    Map(FxHashMap<u64, [f32; 2]>),
+    /// An open-addressing table of `1 << bits` slots of 16 bytes (key, clean and dirty
+    /// log-probabilities; key 0 marks an empty slot), probed linearly from [`slot`].
+    Laid {
+        slots: &'static [u8],
+        bits: u32,
+    },
+}
+
+/// Where the probing for a key starts in a table of `1 << bits` slots (Fibonacci hashing).
+fn slot(key: u64, bits: u32) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
+}
+
+/// A slot of a laid-out table: its key and log-probabilities.
+fn read_slot(slots: &[u8], i: usize) -> (u64, [f32; 2]) {
+    let s = &slots[16 * i..16 * i + 16];
+    let word = |a: usize| f32::from_le_bytes(s[a..a + 4].try_into().unwrap());
+    (
+        u64::from_le_bytes(s[..8].try_into().unwrap()),
+        [word(8), word(12)],
+    )
+}
+
+impl LogP {
+    #[inline]
+    fn get(&self, key: u64) -> Option<[f32; 2]> {
+        match self {
+            LogP::Map(map) => map.get(&key).copied(),
+            LogP::Laid { slots, bits } => {
+                let mask = (1usize << bits) - 1;
+                let mut i = slot(key, *bits);
+                // Bounded, should a table have no empty slot.
+                for _ in 0..=mask {
+                    match read_slot(slots, i) {
+                        (k, lp) if k == key => return Some(lp),
+                        (0, _) => return None,
+                        _ => i = (i + 1) & mask,
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    fn iter(&self) -> Box<dyn Iterator<Item = (u64, [f32; 2])> + '_> {
+        match self {
+            LogP::Map(map) => Box::new(map.iter().map(|(k, v)| (*k, *v))),
+            LogP::Laid { slots, bits } => Box::new(
+                (0..1usize << bits)
+                    .map(|i| read_slot(slots, i))
+                    .filter(|(k, _)| *k != 0),
+            ),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            LogP::Map(map) => map.len(),
+            LogP::Laid { .. } => self.iter().count(),
+        }
+    }
+}
+
 /// Both models in one table: log₂ P*ₖ of every k-gram observed in either (NaN where a model
 /// has not seen it), so that one lookup usually serves both; and the back-off weights.
 #[derive(Debug, Clone)]
 struct Scorer {
     order: usize,
-    log_p: FxHashMap<u64, [f32; 2]>,
+    log_p: LogP,
     /// log₂ of q·(1−qᵏ⁻¹)/(1−qᵏ), indexed by k: the weight left when the k-gram is unseen.
     log_backoff: [f32; MAX_ORDER + 1],
     /// log₂ of the add-one probability of an unseen character, per model.
@@ -227,7 +362,7 @@ impl Scorer {
         }
         Scorer {
             order: clean.order,
-            log_p,
+            log_p: LogP::Map(log_p),
             log_backoff,
             log_unseen: [unseen_c, unseen_d],
         }
@@ -292,7 +427,7 @@ impl Scorer {
             acc[k - 1] = acc[k] + self.log_backoff[k];
         }
         let mut by_order: Vec<Vec<(usize, [f32; 2])>> = vec![Vec::new(); self.order + 1];
-        'entries: for (&key, &lp) in &self.log_p {
+        'entries: for (key, lp) in self.log_p.iter() {
             let k = key_order(key);
             if k == 0 || k > self.order {
                 continue;
@@ -333,7 +468,7 @@ impl Scorer {
         let mut acc = 0f32;
         let mut out = [f32::NAN; 2];
         for k in (1..=self.order).rev() {
-            if let Some(lp) = self.log_p.get(&key(k, h)) {
+            if let Some(lp) = self.log_p.get(key(k, h)) {
                 for (o, v) in out.iter_mut().zip(lp) {
                     if o.is_nan() && !v.is_nan() {
                         *o = acc + v;
@@ -359,12 +494,15 @@ impl NgramModel {
     pub fn new(params: Params, clean: &Counts, dirty: &Counts) -> NgramModel {
         assert_eq!(clean.order, params.order);
         assert_eq!(dirty.order, params.order);
-        let scorer = Scorer::new(clean, dirty, params.q);
-        let dense = (params.order <= DENSE_MAX_ORDER).then(|| scorer.dense());
+        NgramModel::from_scorer(params, Scorer::new(clean, dirty, params.q))
+    }
+
+    fn from_scorer(params: Params, scorer: Scorer) -> NgramModel {
         NgramModel {
             params,
             scorer,
-            dense,
+            dense: OnceLock::new(),
+            scored: AtomicUsize::new(0),
         }
     }
 
@@ -374,15 +512,99 @@ impl NgramModel {
         Ok(NgramModel::new(params, &clean, &dirty))
     }
 
+    /// The model ready to score, in the binary layout of [`super::binary`] (how `build.rs`
+    /// hands over the built-in models): order, q, folding, the back-off weights and the unseen
+    /// character's log-probabilities, then the n-grams' table ([`LogP::Laid`]): its size in
+    /// bits and its slots, at most two thirds of them used.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.u8(self.params.order as u8);
+        w.f64(self.params.q);
+        w.u8(self.params.folding.code());
+        for v in self
+            .scorer
+            .log_backoff
+            .iter()
+            .chain(&self.scorer.log_unseen)
+        {
+            w.f32(*v);
+        }
+        let log_p = &self.scorer.log_p;
+        let bits = (log_p.len() * 3 / 2)
+            .max(2)
+            .next_power_of_two()
+            .trailing_zeros();
+        let mut table = vec![(0u64, [0f32; 2]); 1 << bits];
+        // Inserted in key order, so the table is the same however the entries are held.
+        let mut entries: Vec<(u64, [f32; 2])> = log_p.iter().collect();
+        entries.sort_unstable_by_key(|e| e.0);
+        for (k, lp) in entries {
+            let mut i = slot(k, bits);
+            while table[i].0 != 0 {
+                i = (i + 1) & ((1 << bits) - 1);
+            }
+            table[i] = (k, lp);
+        }
+        w.u8(bits as u8);
+        for (k, [c, d]) in table {
+            w.u64(k);
+            w.f32(c);
+            w.f32(d);
+        }
+        w.0
+    }
+
+    /// Read [`NgramModel::to_bytes`]'s layout into a hash map, every entry checked.
+    pub fn from_bytes(bytes: &[u8]) -> Result<NgramModel, ModelError> {
+        let (params, mut scorer, slots, bits) = read_layout(bytes)?;
+        let mut map = FxHashMap::default();
+        for i in 0..1usize << bits {
+            match read_slot(slots, i) {
+                (0, _) => {}
+                (k, lp) if (1..=params.order).contains(&key_order(k)) => {
+                    map.insert(k, lp);
+                }
+                _ => return Err(not_binary()),
+            }
+        }
+        scorer.log_p = LogP::Map(map);
+        Ok(NgramModel::from_scorer(params, scorer))
+    }
+
+    /// A built-in model from [`NgramModel::to_bytes`]'s layout, its table read in place:
+    /// nothing to build before the first page is scored. `build.rs` wrote the layout, and a
+    /// test checks each built-in model with [`NgramModel::from_bytes`].
+    pub fn from_static(bytes: &'static [u8]) -> Result<NgramModel, ModelError> {
+        let (params, mut scorer, slots, bits) = read_layout(bytes)?;
+        scorer.log_p = LogP::Laid { slots, bits };
+        Ok(NgramModel::from_scorer(params, scorer))
+    }
+
     /// NCleaner's score of a segment: `H_dirty − H_clean` in bits per character; positive means
-    /// the clean model fits better. `None` for empty text.
+    /// the clean model fits better. `None` for empty text. The dense table and the lookups give
+    /// the same values, bit for bit.
     pub fn score(&self, text: &str) -> Option<f32> {
-        match (&self.dense, self.params.order) {
+        match (self.dense_table(text.len()), self.params.order) {
             (Some(dense), 1) => self.score_dense::<1>(dense, text),
             (Some(dense), 2) => self.score_dense::<2>(dense, text),
             (Some(dense), 3) => self.score_dense::<3>(dense, text),
             _ => self.score_hashed(text),
         }
+    }
+
+    /// The dense table, once the model has scored enough text for it to pay (`bytes` more
+    /// now); `None` before and for orders above [`DENSE_MAX_ORDER`].
+    fn dense_table(&self, bytes: usize) -> Option<&[[f32; 2]]> {
+        if self.params.order > DENSE_MAX_ORDER {
+            return None;
+        }
+        if let Some(dense) = self.dense.get() {
+            return Some(dense);
+        }
+        if self.scored.fetch_add(bytes, Ordering::Relaxed) + bytes < DENSE_AFTER_BYTES {
+            return None;
+        }
+        Some(self.dense.get_or_init(|| self.scorer.dense()))
     }
 
     /// [`NgramModel::score`] from the dense table of a model of order `N`.
@@ -594,7 +816,7 @@ mod tests {
                     q: 0.5,
                     folding,
                 });
-                assert!(m.dense.is_some());
+                assert!(m.dense_table(DENSE_AFTER_BYTES).is_some());
                 for t in texts {
                     // Bit for bit: the scores are model inputs.
                     assert_eq!(
@@ -605,7 +827,38 @@ mod tests {
                 }
             }
         }
-        assert!(model(Params::NON_LEXICAL).dense.is_none());
+        assert!(
+            model(Params::NON_LEXICAL)
+                .dense_table(DENSE_AFTER_BYTES)
+                .is_none()
+        );
+        // A model builds its table only once it has scored enough text.
+        let m = model(Params::STANDARD);
+        let t = "The committee discussed the proposal.";
+        let before = m.score(t);
+        assert!(m.dense.get().is_none());
+        assert!(m.dense_table(DENSE_AFTER_BYTES).is_some());
+        assert_eq!(m.score(t).map(f32::to_bits), before.map(f32::to_bits));
+    }
+
+    #[test]
+    fn binary_layout_round_trips() {
+        for p in [Params::STANDARD, Params::NON_LEXICAL] {
+            let m = model(p);
+            let bytes = m.to_bytes();
+            let again = NgramModel::from_bytes(&bytes).unwrap();
+            assert_eq!(again.params, p);
+            assert_eq!(again.to_bytes(), bytes);
+            for t in ["The committee discussed the proposal.", "Home | Login", ""] {
+                assert_eq!(
+                    again.score(t).map(f32::to_bits),
+                    m.score(t).map(f32::to_bits)
+                );
+            }
+            for cut in [0, 10, bytes.len() - 1] {
+                assert!(NgramModel::from_bytes(&bytes[..cut]).is_err());
+            }
+        }
     }
 
     #[test]

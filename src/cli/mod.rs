@@ -935,7 +935,7 @@ fn process(a: ProcessArgs) -> CliResult {
     let mut cfg = cfg;
     let mut skipped = 0;
     if !a.force {
-        let hash = pipeline::config_hash(&cfg, &models.checksum);
+        let hash = pipeline::config_hash(&cfg, models.checksum());
         let before = cfg.inputs.len();
         cfg.inputs
             .retain(|i| !pipeline::is_done(&cfg.out_dir, i, &hash));

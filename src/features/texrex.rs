@@ -7,10 +7,10 @@
 //! neighbours and *assign* at the document edges.
 
 use regex::Regex;
-use std::sync::OnceLock;
+use std::sync::LazyLock;
 use unicode_general_category::{GeneralCategory as Gc, get_general_category};
 
-use super::entities;
+use super::{cleanse, entities};
 use crate::html::{Container, Doctype, RawBlock};
 
 /// Number of texrex features.
@@ -77,33 +77,31 @@ pub struct Cleansed {
     pub hashtags: u32,
 }
 
-struct CleanseRegexes {
-    tag: Regex,
-    email: Regex,
-    uri: Regex,
-    hashtag: Regex,
+/// The byte ranges of texrex's pattern for tags left in text (the other patterns of the second
+/// pass are matched in [`super::cleanse`]).
+fn tags(text: &str) -> Vec<(usize, usize)> {
+    static TAG: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i) *<[A-Za-z!?/][^>]*> *").unwrap());
+    TAG.find_iter(text).map(|m| (m.start(), m.end())).collect()
 }
 
-fn regexes() -> &'static CleanseRegexes {
-    static RES: OnceLock<CleanseRegexes> = OnceLock::new();
-    RES.get_or_init(|| CleanseRegexes {
-        tag: Regex::new(r"(?i) *<[A-Za-z!?/][^>]*> *").unwrap(),
-        email: Regex::new(r"(?i) *[\p{L}0-9._-]+@[\p{L}0-9._-]+\.[\p{L}]{2,8} *").unwrap(),
-        uri: Regex::new(
-            r"(?i) *\p{L}{2,6}://[\p{L}\p{N}_/%$&,=?~#.+:;-]+[\p{L}\p{N}_/%$=?~#-] *| *www\.[\p{L}\p{N}_/%$&,=?~#.+:;-]+[\p{L}\p{N}_/%$=?~#-] *",
-        )
-        .unwrap(),
-        hashtag: Regex::new(r"(?i) *#[\p{L}\p{N}]*[\p{L}][\p{L}\p{N}]* *").unwrap(),
-    })
-}
-
-/// Count and replace the matches of `re` (texrex's `MatchCount` + `Replace`).
-fn cleanse_one(text: &mut String, re: &Regex, replacement: &str) -> u32 {
-    let count = re.find_iter(text).count() as u32;
-    if count > 0 {
-        *text = re.replace_all(text, replacement).into_owned();
+/// Replace the matches `find` gives (byte ranges, in order) and count them (texrex's
+/// `MatchCount` + `Replace`).
+fn replace(text: &mut String, find: cleanse::Finder, replacement: &str) -> u32 {
+    let matches = find(text);
+    if matches.is_empty() {
+        return 0;
     }
-    count
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for &(start, end) in &matches {
+        out.push_str(&text[copied..start]);
+        out.push_str(replacement);
+        copied = end;
+    }
+    out.push_str(&text[copied..]);
+    *text = out;
+    matches.len() as u32
 }
 
 /// Decode HTML entities twice, as texrex does (so `&amp;eacute;` becomes `é`).
@@ -204,40 +202,44 @@ fn reference_char(body: &str) -> Option<char> {
 pub fn second_pass(text: &str) -> Cleansed {
     let mut text = decode_entities(text);
     crate::decode::strip_xml_illegal(&mut text);
-    let re = regexes();
     let mut c = Cleansed::default();
     if text.contains('<') {
-        c.tags = cleanse_one(&mut text, &re.tag, " ");
+        c.tags = replace(&mut text, tags, " ");
     }
     if text.contains('@') {
-        c.emails = cleanse_one(&mut text, &re.email, " emailblank ");
+        c.emails = replace(&mut text, cleanse::emails, " emailblank ");
     }
-    if text.contains("://")
-        || memchr::memmem::find(text.as_bytes(), b"ww.").is_some()
-        || text.contains("WW.")
-    {
-        c.uris = cleanse_one(&mut text, &re.uri, " uriblank ");
+    if may_hold_uri(&text) {
+        c.uris = replace(&mut text, cleanse::uris, " uriblank ");
     }
     if text.contains('#') {
-        c.hashtags = cleanse_one(&mut text, &re.hashtag, " hashtagblank ");
+        c.hashtags = replace(&mut text, cleanse::hashtags, " hashtagblank ");
     }
     c.text = text;
     c
 }
 
+/// Whether `URI` can match in a text: each of its matches holds `://`, or `www.` in any
+/// mix of cases.
+fn may_hold_uri(text: &str) -> bool {
+    let b = text.as_bytes();
+    text.contains("://")
+        || memchr::memchr_iter(b'.', b)
+            .any(|i| i >= 2 && (b[i - 2] | 0x20) == b'w' && (b[i - 1] | 0x20) == b'w')
+}
+
 /// Mask e-mail addresses, URIs and hashtags (those asked for) as texrex's second pass does,
 /// with ` emailblank `, ` uriblank ` and ` hashtagblank `, in text that is already decoded.
 pub fn mask(text: &str, email: bool, uri: bool, hashtag: bool) -> String {
-    let re = regexes();
     let mut text = text.to_owned();
     if email && text.contains('@') {
-        cleanse_one(&mut text, &re.email, " emailblank ");
+        replace(&mut text, cleanse::emails, " emailblank ");
     }
-    if uri {
-        cleanse_one(&mut text, &re.uri, " uriblank ");
+    if uri && may_hold_uri(&text) {
+        replace(&mut text, cleanse::uris, " uriblank ");
     }
     if hashtag && text.contains('#') {
-        cleanse_one(&mut text, &re.hashtag, " hashtagblank ");
+        replace(&mut text, cleanse::hashtags, " hashtagblank ");
     }
     text
 }
@@ -645,6 +647,15 @@ mod tests {
         let c = second_pass("Mail me@example.org or see http://x.org/a?b=1 &amp;lt;b&amp;gt; #tag");
         assert_eq!((c.emails, c.uris, c.tags, c.hashtags), (1, 1, 1, 1));
         assert_eq!(c.text, "Mail emailblank or see uriblank hashtagblank ");
+        // `www.` in any mix of cases, as the pattern matches it.
+        for www in ["www", "WWW", "wWw", "wwW"] {
+            assert_eq!(
+                second_pass(&format!("see {www}.x.org now")).uris,
+                1,
+                "{www}"
+            );
+        }
+        assert_eq!(second_pass("see w.x.org now").uris, 0);
         assert_eq!(second_pass("caf&eacute; &amp;eacute;").text, "café é");
         assert_eq!(
             unescape("&nbsp &#233;&#x41;&bogus; & &#032;&#150;"),

@@ -308,7 +308,7 @@ pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
 
 /// Run the pipeline over all inputs.
 pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
-    let model_sum = models.checksum.as_str();
+    let model_sum = models.checksum();
     fs::create_dir_all(&cfg.out_dir)?;
     let started = Instant::now();
     let threads = cfg.threads.max(1);

@@ -1,0 +1,91 @@
+//! Hands the built-in models to the crate in a binary layout that loads without parsing text
+//! (`src/classify/binary.rs`), so that `cowrex extract` starts in milliseconds. The models stay
+//! committed in their text formats (`models/`); the layouts are made here from them by the
+//! crate's own parsers, shared by path.
+
+use std::io::Read;
+use std::path::Path;
+
+#[allow(dead_code)]
+#[path = "src/classify/binary.rs"]
+mod binary;
+#[allow(dead_code)]
+#[path = "src/classify/gbt.rs"]
+mod gbt;
+#[allow(dead_code)]
+#[path = "src/classify/ngram.rs"]
+mod ngram;
+
+/// `gbt` and `ngram` report errors as `super::ModelError`.
+#[derive(Debug)]
+pub struct ModelError(pub String);
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn gunzipped(path: &str) -> String {
+    println!("cargo::rerun-if-changed={path}");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).expect(path))
+        .read_to_string(&mut text)
+        .expect(path);
+    text
+}
+
+/// The character classes of texrex's second-pass patterns (`src/features/cleanse.rs`), as the
+/// regex crate reads them, case folding included: a Rust file of `(first, last)` ranges and
+/// an ASCII bitmap per class.
+fn character_classes(out: &Path) {
+    let classes = [
+        ("EMAIL", r"(?i)[\p{L}0-9._-]"),
+        ("LETTER", r"(?i)\p{L}"),
+        ("LETTER_OR_NUMBER", r"(?i)[\p{L}\p{N}]"),
+        ("URI", r"(?i)[\p{L}\p{N}_/%$&,=?~#.+:;-]"),
+        ("URI_END", r"(?i)[\p{L}\p{N}_/%$=?~#-]"),
+    ];
+    let mut rs = String::new();
+    for (name, pattern) in classes {
+        let hir = regex_syntax::Parser::new().parse(pattern).expect(pattern);
+        let regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(class)) =
+            hir.kind()
+        else {
+            panic!("{pattern} is not a class");
+        };
+        let ranges: Vec<(u32, u32)> = class
+            .ranges()
+            .iter()
+            .map(|r| (r.start() as u32, r.end() as u32))
+            .collect();
+        let ascii = (0u32..128)
+            .filter(|c| ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(c)))
+            .fold(0u128, |bits, c| bits | 1 << c);
+        rs.push_str(&format!(
+            "/// `{pattern}`\npub const {name}: Class = Class {{ ascii: {ascii:#x}, ranges: &{ranges:?} }};\n"
+        ));
+    }
+    std::fs::write(out.join("classes.rs"), rs).unwrap();
+}
+
+fn main() {
+    for f in ["binary", "gbt", "ngram"] {
+        println!("cargo::rerun-if-changed=src/classify/{f}.rs");
+    }
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let out = Path::new(&out);
+    character_classes(out);
+    // The combined model: its first stage, then its main model.
+    let text = gunzipped("models/combined.gbt.gz");
+    let at = text.find("\ncowrex-gbt ").expect("two models") + 1;
+    for (name, part) in [("first", &text[..at]), ("second", &text[at..])] {
+        let model = gbt::Gbt::parse(part).expect("models/combined.gbt.gz");
+        std::fs::write(out.join(format!("combined-{name}.bin")), model.to_bytes()).unwrap();
+    }
+    for name in ["standard", "nonlexical"] {
+        let path = format!("models/ncleaner-en-{name}.ngram.gz");
+        let model = ngram::NgramModel::parse(&gunzipped(&path)).expect(&path);
+        std::fs::write(out.join(format!("ngram-{name}.bin")), model.to_bytes()).unwrap();
+    }
+}
