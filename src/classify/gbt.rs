@@ -558,8 +558,8 @@ impl Gbt {
         Ok(Gbt::new(features, base, trees))
     }
 
-    /// The model in the binary layout of [`super::binary`] (how `build.rs` hands over the
-    /// built-in model): features, base and tree count; the [`Flat`] layout (a presence byte,
+    /// The model in the binary layout of `classify::binary` (how `build.rs` hands over the
+    /// built-in model): features, base and tree count; the flat layout (a presence byte,
     /// then depth, features, thresholds and leaves, and the levels behind their own presence
     /// byte); then each tree's node count and nodes, a leaf as tag 0 and its value, a split as
     /// tag 1, feature, threshold, left and right.

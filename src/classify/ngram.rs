@@ -512,9 +512,9 @@ impl NgramModel {
         Ok(NgramModel::new(params, &clean, &dirty))
     }
 
-    /// The model ready to score, in the binary layout of [`super::binary`] (how `build.rs`
+    /// The model ready to score, in the binary layout of `classify::binary` (how `build.rs`
     /// hands over the built-in models): order, q, folding, the back-off weights and the unseen
-    /// character's log-probabilities, then the n-grams' table ([`LogP::Laid`]): its size in
+    /// character's log-probabilities, then the n-grams' table (`LogP::Laid`): its size in
     /// bits and its slots, at most two thirds of them used.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::default();
