@@ -53,22 +53,31 @@ fn text_lines(out: &mut Vec<u8>, text: &str, lines: Lines) {
     }
 }
 
-/// Append `s` with texrex's XML escaping.
+/// Append `s` with texrex's XML escaping, leaving out the characters XML 1.0 does not allow
+/// (the text has none; a header value or a file name may).
 pub fn escape_into(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
     let mut last = 0;
-    for (i, &c) in b.iter().enumerate() {
-        let rep: &[u8] = match c {
-            b'&' => b"&amp;",
-            b'"' => b"&quot;",
-            b'\'' => b"&apos;",
-            b'<' => b"&lt;",
-            b'>' => b"&gt;",
-            _ => continue,
+    let mut i = 0;
+    while i < b.len() {
+        let (rep, len): (&[u8], usize) = match b[i] {
+            b'&' => (b"&amp;", 1),
+            b'"' => (b"&quot;", 1),
+            b'\'' => (b"&apos;", 1),
+            b'<' => (b"&lt;", 1),
+            b'>' => (b"&gt;", 1),
+            0..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f => (b"", 1),
+            // U+FFFE and U+FFFF
+            0xef if b[i + 1] == 0xbf && b[i + 2] >= 0xbe => (b"", 3),
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.extend_from_slice(&b[last..i]);
         out.extend_from_slice(rep);
-        last = i + 1;
+        i += len;
+        last = i;
     }
     out.extend_from_slice(&b[last..]);
 }
@@ -216,6 +225,13 @@ mod tests {
         let mut v = Vec::new();
         escape_into(&mut v, "a&b\"c'd<e>f");
         assert_eq!(v, b"a&amp;b&quot;c&apos;d&lt;e&gt;f");
+        // Characters XML forbids are left out; tabs, line breaks and the rest stay.
+        v.clear();
+        escape_into(
+            &mut v,
+            "\u{0}a\u{1}\tb\u{1f}\u{fffe}c\u{fffd}\u{ffff}\r\n\u{10000}&",
+        );
+        assert_eq!(v, "a\tbc\u{fffd}\r\n\u{10000}&amp;".as_bytes());
         // Halves round to even: 2.5 → 2, 7.5 → 8.
         assert_eq!(
             (

@@ -121,6 +121,15 @@ fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), String> {
     for ext in [".gz", ".warc", ".arc"] {
         stem = stem.strip_suffix(ext).unwrap_or(stem);
     }
+    // A name that is only extensions (`.warc.gz`, `..gz`) leaves no stem to name the outputs.
+    if stem.is_empty()
+        || stem.ends_with('/')
+        || Path::new(stem)
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err(format!("{line}: no file name to name the outputs after"));
+    }
     input.stem = stem.to_string();
     input.arcfile = rel.to_string();
     Ok(())
@@ -148,6 +157,10 @@ mod tests {
         assert_eq!(resolve("/elsewhere/Z.warc", Some(base)).unwrap().stem, "Z");
         assert!(resolve("s3://commoncrawl/x.warc.gz", None).is_err());
         assert!(resolve("../x.warc.gz", None).is_err());
+        // Nothing but extensions: no name for the outputs.
+        assert!(resolve(".warc.gz", None).is_err());
+        assert!(resolve("a/.gz", Some("/data")).is_err());
+        assert!(resolve("..gz", None).is_err());
         // URLs, absolute or joined to a URL base; outputs mirror the path below the base.
         let cc = Some("https://data.commoncrawl.org");
         let i = resolve("crawl-data/CC/X.warc.gz", cc).unwrap();

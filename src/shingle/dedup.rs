@@ -62,12 +62,13 @@ trait Rec: Ord + Copy + Send + 'static {
     fn get(b: &[u8]) -> Self;
 }
 
-/// One shingle line. Ordered by hash, then id, then size.
+/// One shingle line: a min-hash of a document, its id and its size. Ordered by hash, then
+/// id, then size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Shingle {
-    hash: u64,
-    id: [u8; ID_LEN],
-    size: u64,
+pub struct Shingle {
+    pub hash: u64,
+    pub id: [u8; ID_LEN],
+    pub size: u64,
 }
 
 impl Rec for Shingle {
@@ -307,8 +308,8 @@ impl Drop for TempDir {
     }
 }
 
-/// Parse one shingle line (without its newline).
-fn parse_line(line: &[u8]) -> Option<Shingle> {
+/// Parse one shingle line (without its newline); `None` when it is malformed.
+pub fn parse_line(line: &[u8]) -> Option<Shingle> {
     if line.len() != LINE_LEN || line[20] != b' ' || line[57] != b' ' {
         return None;
     }
@@ -320,9 +321,17 @@ fn parse_line(line: &[u8]) -> Option<Shingle> {
     };
     Some(Shingle {
         hash: num(&line[..20])?,
-        id: line[21..57].try_into().ok()?,
+        id: line[21..57]
+            .try_into()
+            .ok()
+            .filter(|id: &[u8; ID_LEN]| is_id(id))?,
         size: num(&line[58..])?,
     })
+}
+
+/// Whether bytes are a document id: [`ID_LEN`] hexadecimal digits.
+fn is_id(b: &[u8]) -> bool {
+    b.len() == ID_LEN && b.iter().all(u8::is_ascii_hexdigit)
 }
 
 /// Read a blacklist (one id per line; other lines are an error).
@@ -333,16 +342,19 @@ pub fn read_blacklist(path: &Path, into: &mut HashSet<[u8; ID_LEN]>) -> io::Resu
         if line.is_empty() {
             continue;
         }
-        let id: [u8; ID_LEN] = line.try_into().map_err(|_| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "{}:{}: not a {ID_LEN}-character document id",
-                    path.display(),
-                    n + 1
-                ),
-            )
-        })?;
+        let id = <[u8; ID_LEN]>::try_from(line)
+            .ok()
+            .filter(|id| is_id(id))
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{}:{}: not a document id ({ID_LEN} hexadecimal digits)",
+                        path.display(),
+                        n + 1
+                    ),
+                )
+            })?;
         into.insert(id);
     }
     Ok(())
