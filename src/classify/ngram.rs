@@ -531,7 +531,7 @@ impl NgramModel {
         }
         let log_p = &self.scorer.log_p;
         let bits = (log_p.len() * 3 / 2)
-            .max(2)
+            .max(4)
             .next_power_of_two()
             .trailing_zeros();
         let mut table = vec![(0u64, [0f32; 2]); 1 << bits];
@@ -843,6 +843,14 @@ mod tests {
 
     #[test]
     fn binary_layout_round_trips() {
+        // A model that has seen nothing still lays out a table with room to probe.
+        let empty = Counts::new(3, Folding::Standard);
+        let m = NgramModel::new(Params::STANDARD, &empty, &empty);
+        let again = NgramModel::from_bytes(&m.to_bytes()).unwrap();
+        assert_eq!(
+            again.score("x").map(f32::to_bits),
+            m.score("x").map(f32::to_bits)
+        );
         for p in [Params::STANDARD, Params::NON_LEXICAL] {
             let m = model(p);
             let bytes = m.to_bytes();

@@ -219,8 +219,8 @@ pub fn second_pass(text: &str) -> Cleansed {
     c
 }
 
-/// Whether `URI` can match in a text: each of its matches holds `://`, or `www.` in any
-/// mix of cases.
+/// Whether texrex's URI pattern can match in a text: each of its matches holds `://`, or
+/// `www.` in any mix of cases.
 fn may_hold_uri(text: &str) -> bool {
     let b = text.as_bytes();
     text.contains("://")
