@@ -1,25 +1,31 @@
 #!/usr/bin/env python3
-"""Time and peak memory of `cowrex dedup` on generated shingle files of growing size.
+"""Time and peak memory of `cowrex dedup` (and of the Spark job) on generated shingle files of growing size.
 
 Usage: python3 scripts/bench_dedup.py [--lines 1000000,10000000,50000000] [--memory 256] [-j 2]
+                                      [--spark]
 
-For each size it writes target/bench_dedup/N.shingles (texrex's 68-character lines, 100 per
-document): random min-hashes, with every tenth document a near-duplicate of the one before
-(80 of its 100 hashes shared, a smaller size), so exactly that many documents must be
-blacklisted. It then runs `cowrex dedup --memory MIB -j J` once per file and prints a
-Markdown table: wall and CPU seconds, peak RSS (of the cowrex process alone) and whether the
-blacklist is exactly the planted copies. With a fixed --memory, peak RSS must stay flat as
-the input grows: what does not fit is sorted on disk.
+For each size it writes target/bench_dedup/N/ (8 gzipped shingle files of texrex's
+68-character lines, 100 per document) with `scripts/spark/planted_shingles.py`: random
+min-hashes, one document in ten copied with 0 to 20 of its hashes shared, stock-phrase hashes
+that the redundancy cap ignores, so that the blacklist is known. It then runs `cowrex dedup
+--memory MIB -j J` once per size and prints a Markdown table: wall and CPU seconds, peak RSS
+(of the cowrex process alone) and whether the blacklist is exactly the planted copies. With a
+fixed --memory, peak RSS must stay flat as the input grows: what does not fit is sorted on
+disk. With --spark, `scripts/spark/cowrex_dedup_spark.py` runs on the same files in Spark's
+local mode (PyPI's pyspark, `local[J]`), and the table says whether its blacklist is
+byte-identical to cowrex's (peak RSS is then the driver's and its Python workers').
 """
 import argparse
 import os
-import random
+import shutil
 import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "target", "bench_dedup")
+sys.path.insert(0, os.path.join(ROOT, "scripts", "spark"))
+from planted_shingles import write_planted  # noqa: E402
 
 # Runs one command and reports its own resource use (a fresh process per measurement, so
 # RUSAGE_CHILDREN covers that command only).
@@ -34,61 +40,57 @@ print(r.returncode, wall, u.ru_utime + u.ru_stime, u.ru_maxrss)
 """
 
 
-def generate(path, lines):
-    """Write `lines` shingle lines; return the ids of the planted near-duplicates."""
-    rng = random.Random(lines)
-    docs = lines // 100
-    copies = set()
-    with open(path, "w", buffering=1 << 20) as f:
-        prev = None
-        for d in range(docs):
-            doc_id = "%036x" % d
-            if d % 10 == 9 and prev is not None:
-                hashes = prev[:80] + [rng.getrandbits(63) for _ in range(20)]
-                size = 1000
-                copies.add(doc_id)
-            else:
-                hashes = [rng.getrandbits(63) for _ in range(100)]
-                size = 2000
-            prev = hashes
-            tail = " %s %010d\n" % (doc_id, size)
-            f.write("".join("%020d%s" % (h, tail) for h in hashes))
-    return copies
+def measure(cmd):
+    """(exit code, wall s, CPU s, peak RSS MiB) of one command, in a fresh process."""
+    out = subprocess.run([sys.executable, "-c", MEASURE] + cmd, check=True, capture_output=True, text=True)
+    sys.stderr.write(out.stderr[-2000:])
+    code, wall, cpu, rss = out.stdout.split()
+    return code, float(wall), float(cpu), int(rss) / 1024
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lines", default="1000000,10000000,50000000")
     ap.add_argument("--memory", type=int, default=256, help="cowrex dedup --memory (MiB)")
-    ap.add_argument("-j", type=int, default=2, help="cowrex dedup threads")
+    ap.add_argument("-j", type=int, default=2, help="cowrex dedup threads (and Spark's local[J])")
+    ap.add_argument("--spark", action="store_true", help="also run the Spark job in local mode")
     a = ap.parse_args()
     subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
     cowrex = os.path.join(ROOT, "target", "release", "cowrex")
+    if a.spark:
+        import pyspark
+        submit = [os.path.join(os.path.dirname(pyspark.__file__), "bin", "spark-submit"),
+                  "--master", "local[%d]" % a.j, "--conf", "spark.ui.enabled=false",
+                  "--conf", "spark.driver.host=127.0.0.1", "--driver-memory", "2g",
+                  os.path.join(ROOT, "scripts", "spark", "cowrex_dedup_spark.py")]
     os.makedirs(OUT, exist_ok=True)
     rows = []
     for n in [int(x) for x in a.lines.split(",")]:
-        path = os.path.join(OUT, "%d.shingles" % n)
+        path = os.path.join(OUT, str(n))
+        shutil.rmtree(path, ignore_errors=True)
         t = time.time()
-        copies = generate(path, n)
-        print("generated %s (%d lines) in %.0f s" % (path, n, time.time() - t), file=sys.stderr)
+        written, _, copies = write_planted(path, n)
+        size = sum(os.path.getsize(os.path.join(path, f)) for f in os.listdir(path)) / 1e6
+        print("generated %s (%d lines) in %.0f s" % (path, written, time.time() - t), file=sys.stderr)
         bl = os.path.join(OUT, "%d.blacklist" % n)
-        out = subprocess.run(
-            [sys.executable, "-c", MEASURE, cowrex, "dedup", path, "-o", bl,
-             "--memory", str(a.memory), "-j", str(a.j)],
-            check=True, capture_output=True, text=True)
-        sys.stderr.write(out.stderr)
-        code, wall, cpu, rss = out.stdout.split()
-        listed = set(open(bl).read().split())
-        rows.append((n, os.path.getsize(path) / 1e6, float(wall), float(cpu), int(rss) / 1024,
-                     n / float(wall) / 1e6, len(listed), listed == copies and code == "0"))
-        os.remove(path)
+        code, wall, cpu, rss = measure([cowrex, "dedup", path, "-o", bl, "--memory", str(a.memory), "-j", str(a.j)])
+        listed = open(bl).read().split()
+        rows.append(("cowrex dedup", written, size, wall, cpu, rss, written / wall / 1e6, len(listed),
+                     "yes" if listed == copies and code == "0" else "NO"))
+        if a.spark:
+            spark_bl = os.path.join(OUT, "%d.spark.blacklist" % n)
+            code, wall, cpu, rss = measure(submit + [path, spark_bl])
+            same = code == "0" and open(spark_bl, "rb").read() == open(bl, "rb").read()
+            rows.append(("Spark local[%d]" % a.j, written, size, wall, cpu, rss, written / wall / 1e6,
+                         len(open(spark_bl).read().split()), "byte-identical" if same else "NO"))
+        shutil.rmtree(path)
     print()
-    print("`cowrex dedup --memory %d -j %d`" % (a.memory, a.j))
+    print("`cowrex dedup --memory %d -j %d`%s" % (a.memory, a.j, ", Spark local[%d]" % a.j if a.spark else ""))
     print()
-    print("| shingle lines | input MB | wall s | CPU s | peak RSS MiB | million lines/s | blacklisted | exactly the planted copies |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| tool | shingle lines | input MB (gzip) | wall s | CPU s | peak RSS MiB | million lines/s | blacklisted | the planted copies |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print("| {:,} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.2f} | {:,} | {} |".format(*r[:7], "yes" if r[7] else "NO"))
+        print("| {} | {:,} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.2f} | {:,} | {} |".format(*r))
 
 
 if __name__ == "__main__":

@@ -150,6 +150,47 @@ fn near_duplicate_copies_are_blacklisted_and_filtered_out() {
         .cloned()
         .collect();
     assert_eq!(kept, originals, "the 30 originals, in order");
+
+    spark_dedup_agrees(&dir, &out, &blacklist);
+}
+
+/// With `COWREX_SPARK_SUBMIT` (the path of pyspark's `spark-submit`, as
+/// `scripts/spark/local-run.sh` sets it), the Spark job's blacklist of the run in `out` is
+/// byte-identical to `cowrex dedup`'s, and `filter` takes it as it is. Without it, a message.
+fn spark_dedup_agrees(dir: &std::path::Path, out: &std::path::Path, blacklist: &std::path::Path) {
+    let Ok(submit) = std::env::var("COWREX_SPARK_SUBMIT") else {
+        eprintln!("SKIPPED: the Spark dedup job (COWREX_SPARK_SUBMIT is not set)");
+        return;
+    };
+    let spark = dir.join("spark.blacklist");
+    let o = std::process::Command::new(submit)
+        .args(["--master", "local[2]", "--conf", "spark.ui.enabled=false"])
+        .args(["--conf", "spark.driver.host=127.0.0.1"])
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/spark/cowrex_dedup_spark.py"
+        ))
+        .arg(out)
+        .arg(&spark)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&spark).unwrap(),
+        std::fs::read(blacklist).unwrap()
+    );
+    let filtered = dir.join("filtered-spark");
+    let o = cowrex()
+        .arg("filter")
+        .arg("--blacklist")
+        .arg(&spark)
+        .arg(out.join("news.xml.gz"))
+        .arg("-o")
+        .arg(&filtered)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(check_xml(&gunzip(&filtered.join("news.xml.gz"))), 30);
 }
 
 #[test]

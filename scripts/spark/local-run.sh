@@ -4,7 +4,10 @@
 # when missing; Java from Debian's default-jre-headless when missing): process a 4-file
 # manifest (plus a line naming a missing file) on 2 local executor threads, and check that the
 # four inputs are done and the missing one failed without stopping the others, that the outputs
-# equal a single `cowrex process --manifest` run, and that a rerun skips the four.
+# equal a single `cowrex process --manifest` run, and that a rerun skips the four. Then the
+# near-duplicate job (cowrex_dedup_spark.py): its blacklist of that run's output tree, and of
+# the 40-document corpus of tests/corpus.rs, is byte-identical to `cowrex dedup`'s; a damaged
+# shingle file is named in its summary and fails it only with --strict.
 #
 #   scripts/spark/local-run.sh [COWREX_BINARY]
 set -euo pipefail
@@ -71,4 +74,37 @@ again=$(run_python) || true
 echo "$again"
 [[ "$again" == "cowrex (Python) on Spark: 5 inputs: 1 failed, 4 skipped;"* ]] || { echo "FAIL: the rerun did not skip the done inputs"; exit 1; }
 echo "OK: the Python Spark job wrote the JSON lines of cowrex process, and a rerun skipped every input"
+
+run_dedup() {
+  "$spark_submit" --master "local[2]" --conf spark.ui.enabled=false \
+    --conf spark.driver.host=127.0.0.1 scripts/spark/cowrex_dedup_spark.py "$@" 2>>"$work/spark-dedup.log"
+}
+"$cowrex" dedup "$work/out" -o "$work/cowrex.blacklist" 2>/dev/null
+run_dedup "$work/out" "$work/spark.blacklist" || { tail -n 30 "$work/spark-dedup.log"; exit 1; }
+[ -s "$work/cowrex.blacklist" ] || { echo "FAIL: the run's copies gave an empty blacklist"; exit 1; }
+cmp "$work/spark.blacklist" "$work/cowrex.blacklist" || { echo "FAIL: the Spark blacklist differs from cowrex dedup's"; exit 1; }
+echo "OK: the Spark dedup job's blacklist of the run is cowrex dedup's ($(wc -l <"$work/cowrex.blacklist") ids)"
+# A truncated gzip file and a malformed line: counted and named; a failure only with --strict.
+mkdir -p "$work/damaged"
+find "$work/out" -name '*.shingles.gz' | sort | head -n 2 >"$work/two"
+cp "$(sed -n 1p "$work/two")" "$work/damaged/whole.shingles.gz"
+head -c 300 "$(sed -n 2p "$work/two")" >"$work/damaged/cut.shingles.gz"
+printf 'not a shingle line\n' >"$work/damaged/odd.shingles"
+summary=$(run_dedup "$work/damaged" "$work/damaged.blacklist") || { echo "FAIL: a damaged input failed the job without --strict"; exit 1; }
+echo "$summary"
+python3 - "$work/damaged.blacklist.summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert [d["file"].rsplit("/", 1)[1] for d in s["damaged_inputs"]] == ["cut.shingles.gz"], s
+assert s["malformed"] == 1, s
+PY
+if run_dedup --strict "$work/damaged" "$work/strict.blacklist" >/dev/null; then
+  echo "FAIL: --strict did not fail on a damaged input"; exit 1
+fi
+echo "OK: a damaged shingle file is named in the summary, and fails the job with --strict"
+# The corpus of tests/corpus.rs (30 articles and 10 copies), through both.
+COWREX_SPARK_SUBMIT="$spark_submit" cargo test --release --quiet --test corpus near_duplicate_copies \
+  -- --nocapture >"$work/corpus-test.log" 2>&1 || { tail -n 30 "$work/corpus-test.log"; exit 1; }
+if grep -q "SKIPPED" "$work/corpus-test.log"; then echo "FAIL: the corpus test skipped the Spark job"; exit 1; fi
+echo "OK: the Spark dedup job's blacklist of the corpus test's run is cowrex dedup's, and filter takes it"
 passed=1
