@@ -20,11 +20,11 @@ The same semantics as `cowrex dedup`:
   3. a pair that shares at least --threshold hashes is a near-duplicate, and its shorter
      document (equal sizes: the greater id) is blacklisted.
 
-Stages and shuffles: lines are read by tasks, one per input file; the lines per hash are counted
-(shuffle by hash, one count each); the kept lines are joined to the hashes below the cap and
-grouped by hash (shuffle by hash; a group holds fewer than --max-redundancy entries); each group's
-pairs are counted (shuffle by pair, one count each); the blacklisted ids are sorted (range
-shuffle) and written by one task, streaming. Nothing is collected on the driver but counts.
+Stages and shuffles: lines are read by tasks, one per input file; each hash's lines are counted
+and gathered (shuffle by hash; a hash keeps at most --max-redundancy entries, so a stock phrase
+shared by millions of pages costs a count, not a list); each hash's pairs are counted (shuffle
+by pair, one count each); the blacklisted ids are sorted (range shuffle) and written by one
+task, streaming. Nothing is collected on the driver but counts.
 
 Input files that cannot be read, or end in the middle of a gzip member, are named in the
 summary; the lines read before the damage count. With --strict they fail the job (exit 1).
@@ -165,15 +165,26 @@ def main(argv):
         previously_blacklisted = lines - malformed - kept.count()
         shingles = kept
 
-    # Lines per hash; hashes at the cap are dropped, single ones pair nothing.
-    per_hash = shingles.map(lambda s: (s[0], 1)).reduceByKey(lambda a, b: a + b, parts).cache()
-    redundant = per_hash.filter(lambda kv: kv[1] >= args.max_redundancy).count()
-    pairing = per_hash.filter(lambda kv: 1 < kv[1] < args.max_redundancy)
-    groups = (shingles.map(lambda s: (s[0], (s[1], s[2])))
-              .join(pairing, parts)
-              .map(lambda kv: (kv[0], kv[1][0]))
-              .groupByKey(parts))
-    pair_counts = groups.flatMap(lambda kv: pairs_of(kv[1])).reduceByKey(lambda a, b: a + b, parts).cache()
+    # Each hash's lines, counted, and kept while fewer than the cap (a hash at the cap is
+    # dropped, so no task ever holds more than the cap's entries of one hash).
+    cap = args.max_redundancy
+
+    def add(acc, entry):
+        count, entries = acc
+        if len(entries) < cap:
+            entries.append(entry)
+        return count + 1, entries
+
+    def merge(a, b):
+        entries = a[1] + b[1][: max(0, cap - len(a[1]))]
+        return a[0] + b[0], entries
+
+    per_hash = (shingles.map(lambda s: (s[0], (s[1], s[2])))
+                .aggregateByKey((0, []), add, merge, parts)
+                .map(lambda kv: kv[1]).cache())
+    redundant = per_hash.filter(lambda c: c[0] >= cap).count()
+    groups = per_hash.filter(lambda c: 1 < c[0] < cap).map(lambda c: c[1])
+    pair_counts = groups.flatMap(pairs_of).reduceByKey(lambda a, b: a + b, parts).cache()
     pair_records = pair_counts.map(lambda kv: kv[1]).sum() if not pair_counts.isEmpty() else 0
     near = pair_counts.filter(lambda kv: kv[1] >= args.threshold).cache()
     near_pairs = near.count()
