@@ -13,7 +13,9 @@ that the redundancy cap ignores, so that the blacklist is known. It then runs `c
 fixed --memory, peak RSS must stay flat as the input grows: what does not fit is sorted on
 disk. With --spark, `scripts/spark/cowrex_dedup_spark.py` runs on the same files in Spark's
 local mode (PyPI's pyspark, `local[J]`), and the table says whether its blacklist is
-byte-identical to cowrex's (peak RSS is then the driver's and its Python workers').
+byte-identical to cowrex's (peak RSS is then the driver's and its Python workers'); a second
+table gives each Spark stage's shuffle (records and bytes written, from Spark's event log),
+from which the shuffles of a larger crawl scale.
 """
 import argparse
 import os
@@ -44,7 +46,8 @@ def measure(cmd):
     """(exit code, wall s, CPU s, peak RSS MiB) of one command, in a fresh process."""
     out = subprocess.run([sys.executable, "-c", MEASURE] + cmd, check=True, capture_output=True, text=True)
     sys.stderr.write(out.stderr[-2000:])
-    code, wall, cpu, rss = out.stdout.split()
+    # The last line is MEASURE's; the command's own output comes before it.
+    code, wall, cpu, rss = out.stdout.splitlines()[-1].split()
     return code, float(wall), float(cpu), int(rss) / 1024
 
 
@@ -62,9 +65,12 @@ def main():
         submit = [os.path.join(os.path.dirname(pyspark.__file__), "bin", "spark-submit"),
                   "--master", "local[%d]" % a.j, "--conf", "spark.ui.enabled=false",
                   "--conf", "spark.driver.host=127.0.0.1", "--driver-memory", "2g",
+                  "--conf", "spark.eventLog.enabled=true", "--conf", "spark.eventLog.compress=false",
+                  "--conf", "spark.eventLog.rolling.enabled=false",
+                  "--conf", "spark.eventLog.dir=file://" + os.path.join(OUT, "eventlog"),
                   os.path.join(ROOT, "scripts", "spark", "cowrex_dedup_spark.py")]
-    os.makedirs(OUT, exist_ok=True)
-    rows = []
+    os.makedirs(os.path.join(OUT, "eventlog"), exist_ok=True)
+    rows, shuffles = [], []
     for n in [int(x) for x in a.lines.split(",")]:
         path = os.path.join(OUT, str(n))
         shutil.rmtree(path, ignore_errors=True)
@@ -83,6 +89,7 @@ def main():
             same = code == "0" and open(spark_bl, "rb").read() == open(bl, "rb").read()
             rows.append(("Spark local[%d]" % a.j, written, size, wall, cpu, rss, written / wall / 1e6,
                          len(open(spark_bl).read().split()), "byte-identical" if same else "NO"))
+            shuffles += [(written,) + s for s in stage_shuffles(os.path.join(OUT, "eventlog"))]
         shutil.rmtree(path)
     print()
     print("`cowrex dedup --memory %d -j %d`%s" % (a.memory, a.j, ", Spark local[%d]" % a.j if a.spark else ""))
@@ -91,6 +98,34 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print("| {} | {:,} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.2f} | {:,} | {} |".format(*r))
+    if shuffles:
+        print()
+        # PySpark shuffles pickled batches, so its record counts say little; bytes per input
+        # line scale to a larger crawl.
+        print("| shingle lines | Spark stage (the shuffle it writes) | shuffle MB written | bytes per shingle line |")
+        print("|---|---|---|---|")
+        for n, name, _, nbytes in shuffles:
+            print("| {:,} | {} | {:.1f} | {:.2f} |".format(n, name, nbytes / 1e6, nbytes / n))
+
+
+def stage_shuffles(eventlog):
+    """(stage name, shuffle records written, shuffle bytes written, compressed) of each stage
+    that wrote a shuffle, from the newest event log in `eventlog` (then removed)."""
+    import json
+    newest = max((os.path.join(eventlog, f) for f in os.listdir(eventlog)), key=os.path.getmtime)
+    names, records, nbytes = {}, {}, {}
+    with open(newest) as f:
+        for e in map(json.loads, f):
+            if e["Event"] == "SparkListenerStageCompleted":
+                info = e["Stage Info"]
+                names[info["Stage ID"]] = info["Stage Name"].split(" at ")[0]
+            elif e["Event"] == "SparkListenerTaskEnd" and e.get("Task Metrics"):
+                w = e["Task Metrics"].get("Shuffle Write Metrics", {})
+                stage = e["Stage ID"]
+                records[stage] = records.get(stage, 0) + w.get("Shuffle Records Written", 0)
+                nbytes[stage] = nbytes.get(stage, 0) + w.get("Shuffle Bytes Written", 0)
+    os.remove(newest)
+    return [(names.get(st, str(st)), records[st], nbytes[st]) for st in sorted(records) if nbytes[st]]
 
 
 if __name__ == "__main__":
