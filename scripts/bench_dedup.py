@@ -109,8 +109,8 @@ def main():
 
 
 def stage_shuffles(eventlog):
-    """(stage name, shuffle records written, shuffle bytes written, compressed) of each stage
-    that wrote a shuffle, from the newest event log in `eventlog` (then removed)."""
+    """(stage name, shuffle records written, shuffle bytes written, as Spark compresses them)
+    of each stage that wrote a shuffle, from the newest event log in `eventlog` (then removed)."""
     import json
     newest = max((os.path.join(eventlog, f) for f in os.listdir(eventlog)), key=os.path.getmtime)
     names, records, nbytes = {}, {}, {}
