@@ -98,6 +98,20 @@ fn near_duplicate_copies_are_blacklisted_and_filtered_out() {
         .map(|(_, id)| id.clone())
         .collect();
     assert_eq!(listed, copy_ids, "exactly the 10 shorter copies");
+    // A directory above the run's: its subdirectories' shingle files are found too.
+    let above = dir.join("above.txt");
+    let o = cowrex()
+        .arg("dedup")
+        .arg(&*dir)
+        .arg("-o")
+        .arg(&above)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&above).unwrap(),
+        std::fs::read(&blacklist).unwrap()
+    );
 
     // The run's report counts its documents on a blacklist that also lists another run's and
     // lists one of this run's twice (two runs' blacklists joined): each document once.

@@ -14,7 +14,8 @@ use crate::shingle::dedup::{self, DedupConfig};
 
 #[derive(Args)]
 pub(super) struct DedupArgs {
-    /// Shingle files (S.shingles.gz, gzipped or not) or directories (their *.shingles.gz files).
+    /// Shingle files (S.shingles.gz, gzipped or not) or directories (their *.shingles.gz and
+    /// *.shingles files, in subdirectories too).
     #[arg(required = true, value_name = "SHINGLES")]
     inputs: Vec<PathBuf>,
     /// Blacklist to write: the ids of the shorter document of every near-duplicate pair.
@@ -136,20 +137,35 @@ fn collect_stats(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// Files of the given paths: files as they are, directories' files whose name passes `want`.
-fn expand(paths: &[PathBuf], want: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>, String> {
+/// Files of the given paths: files as they are, directories' files whose name passes `want`
+/// (sorted; with `recursive`, also those of their subdirectories, as a manifest run mirrors
+/// its inputs' paths).
+fn expand(
+    paths: &[PathBuf],
+    want: impl Fn(&str) -> bool + Copy,
+    recursive: bool,
+) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+            let mut files = Vec::new();
+            let mut subdirs = Vec::new();
+            for f in std::fs::read_dir(p)
                 .map_err(|e| format!("cannot read directory {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| {
-                    f.is_file() && f.file_name().is_some_and(|n| want(&n.to_string_lossy()))
-                })
-                .collect();
+            {
+                if f.is_dir() {
+                    subdirs.push(f);
+                } else if f.is_file() && f.file_name().is_some_and(|n| want(&n.to_string_lossy())) {
+                    files.push(f);
+                }
+            }
             files.sort();
             out.extend(files);
+            if recursive {
+                subdirs.sort();
+                out.extend(expand(&subdirs, want, true)?);
+            }
         } else if p.exists() {
             // Files, and named pipes or devices, which are read as files.
             out.push(p.clone());
@@ -162,9 +178,11 @@ fn expand(paths: &[PathBuf], want: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>
 
 pub(super) fn dedup(a: DedupArgs) -> CliResult {
     crate::signals::install().map_err(|e| format!("cannot install signal handlers: {e}"))?;
-    let inputs = expand(&a.inputs, |n| {
-        n.ends_with(".shingles.gz") || n.ends_with(".shingles")
-    })?;
+    let inputs = expand(
+        &a.inputs,
+        |n| n.ends_with(".shingles.gz") || n.ends_with(".shingles"),
+        true,
+    )?;
     if inputs.is_empty() {
         return Err("no shingle files found".into());
     }
@@ -318,7 +336,7 @@ pub(super) fn train_profile(a: TrainProfileArgs) -> CliResult {
         );
         return Ok(EXIT_USAGE);
     };
-    let files = expand(&a.inputs, |_| true)?;
+    let files = expand(&a.inputs, |_| true, false)?;
     let mut docs: Vec<String> = Vec::new();
     for f in &files {
         let name = f.to_string_lossy();
