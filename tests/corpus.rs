@@ -144,18 +144,7 @@ fn near_duplicate_copies_are_blacklisted_and_filtered_out() {
         &html[html.find("near duplicates").unwrap_or(0)..][..300]
     );
 
-    let filtered = dir.join("filtered");
-    let o = cowrex()
-        .arg("filter")
-        .arg("--blacklist")
-        .arg(&blacklist)
-        .arg(out.join("news.xml.gz"))
-        .arg("-o")
-        .arg(&filtered)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let kept = gunzip(&filtered.join("news.xml.gz"));
+    let kept = filter_news(&blacklist, &out, &dir.join("filtered"));
     assert_eq!(check_xml(&kept), 30);
     let kept = doc_ids(&String::from_utf8(kept).unwrap());
     let originals: Vec<(String, String)> = docs
@@ -193,18 +182,28 @@ fn spark_dedup_agrees(dir: &std::path::Path, out: &std::path::Path, blacklist: &
         std::fs::read(&spark).unwrap(),
         std::fs::read(blacklist).unwrap()
     );
-    let filtered = dir.join("filtered-spark");
+    let kept = filter_news(&spark, out, &dir.join("filtered-spark"));
+    assert_eq!(check_xml(&kept), 30);
+}
+
+/// `cowrex filter --blacklist BLACKLIST` on the run's `news.xml.gz` into `filtered`: the
+/// filtered corpus file.
+fn filter_news(
+    blacklist: &std::path::Path,
+    out: &std::path::Path,
+    filtered: &std::path::Path,
+) -> Vec<u8> {
     let o = cowrex()
         .arg("filter")
         .arg("--blacklist")
-        .arg(&spark)
+        .arg(blacklist)
         .arg(out.join("news.xml.gz"))
         .arg("-o")
-        .arg(&filtered)
+        .arg(filtered)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(check_xml(&gunzip(&filtered.join("news.xml.gz"))), 30);
+    gunzip(&filtered.join("news.xml.gz"))
 }
 
 #[test]
