@@ -600,7 +600,6 @@ pub fn write_general(out: &mut Vec<u8>, x: f64) {
 /// the same as the exact value unless it lies within 1e-6 of a tie. Returns false (writing
 /// nothing) when it does, or when the scaled value is too large to be exact.
 fn write_rounded(out: &mut Vec<u8>, x: f64, decimals: usize) -> bool {
-    use std::io::Write;
     const POW10: [f64; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
     let Some(&scale) = POW10.get(decimals) else {
         return false;
@@ -619,14 +618,18 @@ fn write_rounded(out: &mut Vec<u8>, x: f64, decimals: usize) -> bool {
     }
     let unit = 10u64.pow(decimals as u32);
     let (int, mut frac) = (r / unit, r % unit);
-    write!(out, "{int}").expect("writing to a Vec");
+    out.extend_from_slice(itoa::Buffer::new().format(int).as_bytes());
     if frac > 0 {
         let mut places = decimals;
         while frac % 10 == 0 {
             frac /= 10;
             places -= 1;
         }
-        write!(out, ".{frac:0places$}").expect("writing to a Vec");
+        let mut buf = itoa::Buffer::new();
+        let digits = buf.format(frac).as_bytes();
+        out.push(b'.');
+        out.resize(out.len() + places - digits.len(), b'0');
+        out.extend_from_slice(digits);
     }
     true
 }

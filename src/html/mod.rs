@@ -604,6 +604,9 @@ struct Stripper<'a> {
     json_ld_bytes: usize,
     /// The markup tokens of the open elements, outermost first ([`Open::tokens`]).
     tokens: Vec<u32>,
+    /// The last block's window of `tokens` and its sorted, deduplicated set: consecutive
+    /// blocks often start under the same elements.
+    block_tokens: (Vec<u32>, Vec<u32>),
 }
 
 /// Start tags that end an open `<p>` (HTML5's "close a p element").
@@ -826,7 +829,7 @@ fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64, bool) {
     }
     let (mut cues, mut class, mut clue) = (0, 0, false);
     let is = |k: &[u8], name: &[u8]| k.eq_ignore_ascii_case(name);
-    for (k, v) in parse_attributes(attrs) {
+    for (k, v) in attributes(attrs) {
         if is(k, b"class") {
             class = class_key(v);
         }
@@ -926,7 +929,7 @@ pub fn markup_words(page: &[u8]) -> Vec<Vec<u8>> {
         }
         let (gt, _) = find_tag_end(page, i);
         let Some(gt) = gt else { break };
-        for (k, v) in parse_attributes(&page[i..gt]) {
+        for (k, v) in attributes(&page[i..gt]) {
             if k.eq_ignore_ascii_case(b"class") || k.eq_ignore_ascii_case(b"id") {
                 split_markup(v, |w| {
                     words.insert(w.to_ascii_lowercase());
@@ -972,7 +975,7 @@ fn path_key(parent: u64, name: u64, class: u64) -> u64 {
 
 /// Whether a `<script>` tag's attributes say it holds JSON-LD.
 fn is_json_ld(attrs: &[u8]) -> bool {
-    parse_attributes(attrs).iter().any(|(k, v)| {
+    attributes(attrs).any(|(k, v)| {
         k.eq_ignore_ascii_case(b"type")
             && v.trim_ascii().eq_ignore_ascii_case(b"application/ld+json")
     })
@@ -1024,6 +1027,7 @@ pub fn segment_lines(
         json_ld: Vec::new(),
         json_ld_bytes: 0,
         tokens: Vec::new(),
+        block_tokens: (Vec::new(), Vec::new()),
     };
     let mut end = s.run(0);
     let body_found = s.header_end.is_some();
@@ -1064,23 +1068,27 @@ fn detect_doctype(header: &[u8]) -> Doctype {
             regex::bytes::Regex::new(r"(?i-u)<!doctype +html *>").unwrap(),
         ]
     });
-    // texrex matches the whole header; no pattern can match before the first `<!doctype`, so
-    // the regexes start there.
+    // texrex matches the whole header. Every match starts at a `<!doctype` and ends on its
+    // line (`.` is not a line break), so only those lines are searched, in the patterns' order.
     let finder = memmem::Finder::new(b"<!");
-    for start in finder.find_iter(header) {
-        if header.len() >= start + 9
-            && header[start + 2..start + 9].eq_ignore_ascii_case(b"doctype")
-        {
-            let h = &header[start..];
-            return if xhtml.is_match(h) {
-                Doctype::Xhtml
-            } else if html4.is_match(h) {
-                Doctype::Html4
-            } else if html5.is_match(h) {
-                Doctype::Html5
-            } else {
-                Doctype::Unknown
-            };
+    let lines: Vec<&[u8]> = finder
+        .find_iter(header)
+        .filter(|&start| {
+            header.len() >= start + 9
+                && header[start + 2..start + 9].eq_ignore_ascii_case(b"doctype")
+        })
+        .map(|start| {
+            let rest = &header[start..];
+            &rest[..memchr(b'\n', rest).unwrap_or(rest.len())]
+        })
+        .collect();
+    for (re, doctype) in [
+        (xhtml, Doctype::Xhtml),
+        (html4, Doctype::Html4),
+        (html5, Doctype::Html5),
+    ] {
+        if lines.iter().any(|line| re.is_match(line)) {
+            return doctype;
         }
     }
     Doctype::Unknown
@@ -1537,8 +1545,7 @@ impl Stripper<'_> {
             b"code" | b"kbd" | b"samp" | b"tt" if !pre => (mark::CODE, mark::CODE_END),
             b"a" => {
                 let attrs = &self.raw[self.attrs.0..self.attrs.1];
-                let href = parse_attributes(attrs)
-                    .into_iter()
+                let href = attributes(attrs)
                     .find(|(k, _)| k.eq_ignore_ascii_case(b"href"))
                     .map(|(_, v)| v)
                     .filter(|v| !v.is_empty() && v.len() <= 2048);
@@ -1730,10 +1737,17 @@ impl Stripper<'_> {
                 let near = self.stack.len().saturating_sub(NEAR);
                 block.near_cues = self.stack[near..].iter().fold(0, |c, e| c | e.own);
                 let from = self.tokens.len().saturating_sub(MAX_BLOCK_TOKENS);
+                let (window, set) = &mut self.block_tokens;
+                if window[..] != self.tokens[from..] {
+                    window.clear();
+                    window.extend_from_slice(&self.tokens[from..]);
+                    set.clear();
+                    set.extend_from_slice(window);
+                    set.sort_unstable();
+                    set.dedup();
+                }
                 block.markup.clear();
-                block.markup.extend_from_slice(&self.tokens[from..]);
-                block.markup.sort_unstable();
-                block.markup.dedup();
+                block.markup.extend_from_slice(set);
             }
             block.cues |= cues;
             if cues & cue::LINK != 0 {
@@ -1770,8 +1784,8 @@ impl Stripper<'_> {
     /// `<html lang>`, `<link rel=canonical>` and every `<meta>`.
     fn collect_head(&mut self, attrs_start: usize, gt: usize) {
         if self.name == b"base" && self.head.base.is_none() {
-            let attrs = parse_attributes(&self.raw[attrs_start..gt]);
-            if let Some((_, href)) = attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(b"href")) {
+            let mut attrs = attributes(&self.raw[attrs_start..gt]);
+            if let Some((_, href)) = attrs.find(|(k, _)| k.eq_ignore_ascii_case(b"href")) {
                 self.head.base = Some(collapse(href));
             }
             return;
@@ -1955,8 +1969,7 @@ fn colspan(attrs: &[u8]) -> u32 {
     if !attrs.windows(7).any(|w| w.eq_ignore_ascii_case(b"colspan")) {
         return 1;
     }
-    parse_attributes(attrs)
-        .iter()
+    attributes(attrs)
         .find(|(k, _)| k.eq_ignore_ascii_case(b"colspan"))
         .and_then(|(_, v)| std::str::from_utf8(v).ok()?.trim().parse::<u32>().ok())
         .map_or(1, |n| n.clamp(1, 1000))
@@ -1964,48 +1977,54 @@ fn colspan(attrs: &[u8]) -> u32 {
 
 /// Parse `key=value` attributes of a tag (values unquoted, entities left as they are).
 pub fn parse_attributes(s: &[u8]) -> Vec<(&[u8], &[u8])> {
-    let mut out = Vec::new();
+    attributes(s).collect()
+}
+
+/// The `key=value` attributes of a tag, in order, as [`parse_attributes`] finds them.
+pub fn attributes(s: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
     let n = s.len();
     let mut i = 0;
-    while i < n {
-        while i < n && (is_html_ws(s[i]) || s[i] == b'/') {
-            i += 1;
-        }
-        let ks = i;
-        while i < n && !is_html_ws(s[i]) && s[i] != b'=' && s[i] != b'/' {
-            i += 1;
-        }
-        let key = &s[ks..i];
-        while i < n && is_html_ws(s[i]) {
-            i += 1;
-        }
-        let mut val: &[u8] = b"";
-        if i < n && s[i] == b'=' {
-            i += 1;
+    std::iter::from_fn(move || {
+        while i < n {
+            while i < n && (is_html_ws(s[i]) || s[i] == b'/') {
+                i += 1;
+            }
+            let ks = i;
+            while i < n && !is_html_ws(s[i]) && s[i] != b'=' && s[i] != b'/' {
+                i += 1;
+            }
+            let key = &s[ks..i];
             while i < n && is_html_ws(s[i]) {
                 i += 1;
             }
-            if i < n && (s[i] == b'"' || s[i] == b'\'') {
-                let q = s[i];
-                let vs = i + 1;
-                let ve = memchr(q, &s[vs..]).map_or(n, |o| vs + o);
-                val = &s[vs..ve];
-                i = (ve + 1).min(n);
-            } else {
-                let vs = i;
-                while i < n && !is_html_ws(s[i]) {
+            let mut val: &[u8] = b"";
+            if i < n && s[i] == b'=' {
+                i += 1;
+                while i < n && is_html_ws(s[i]) {
                     i += 1;
                 }
-                val = &s[vs..i];
+                if i < n && (s[i] == b'"' || s[i] == b'\'') {
+                    let q = s[i];
+                    let vs = i + 1;
+                    let ve = memchr(q, &s[vs..]).map_or(n, |o| vs + o);
+                    val = &s[vs..ve];
+                    i = (ve + 1).min(n);
+                } else {
+                    let vs = i;
+                    while i < n && !is_html_ws(s[i]) {
+                        i += 1;
+                    }
+                    val = &s[vs..i];
+                }
+            }
+            if !key.is_empty() {
+                return Some((key, val));
+            } else if i < n {
+                i += 1;
             }
         }
-        if !key.is_empty() {
-            out.push((key, val));
-        } else if i < n {
-            i += 1;
-        }
-    }
-    out
+        None
+    })
 }
 
 #[cfg(test)]
@@ -2423,6 +2442,54 @@ mod tests {
         assert_eq!(seg.head.description.as_deref(), Some(&b"Desc"[..]));
         assert_eq!(seg.head.keywords.as_deref(), Some(&b"k1, k2"[..]));
         assert_eq!(seg.head.og_title, None);
+    }
+
+    #[test]
+    fn doctype_is_texrex_patterns_over_the_whole_header() {
+        // texrex's definition: the first of the three patterns that matches anywhere.
+        let patterns = [
+            r"(?i-u)<!doctype.*xhtml 1.*>",
+            r"(?i-u)<!doctype.*html 4.*>",
+            r"(?i-u)<!doctype +html *>",
+        ]
+        .map(|p| regex::bytes::Regex::new(p).unwrap());
+        let texrex = |h: &[u8]| {
+            [Doctype::Xhtml, Doctype::Html4, Doctype::Html5]
+                .into_iter()
+                .zip(&patterns)
+                .find(|(_, re)| re.is_match(h))
+                .map_or(Doctype::Unknown, |(d, _)| d)
+        };
+        let parts: [&[u8]; 12] = [
+            b"<!DOCTYPE html>",
+            b"<!doctype  HTML >",
+            b"<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\">",
+            b"<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\"",
+            b"\n",
+            b">",
+            b"<!-- x -->",
+            b"<!doc",
+            b"type html>",
+            b" xhtml 1 ",
+            b"<html><head>",
+            b"<!DOCTYPE",
+        ];
+        // Every sequence of up to four parts (12^4 headers).
+        let mut header = Vec::new();
+        for n in 0..12usize.pow(4) {
+            header.clear();
+            let mut k = n;
+            for _ in 0..4 {
+                header.extend_from_slice(parts[k % 12]);
+                k /= 12;
+            }
+            assert_eq!(
+                detect_doctype(&header),
+                texrex(&header),
+                "{}",
+                String::from_utf8_lossy(&header)
+            );
+        }
     }
 
     #[test]

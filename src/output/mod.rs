@@ -34,7 +34,7 @@ impl Score {
     pub fn write_into(&self, out: &mut Vec<u8>) {
         match *self {
             Score::Num(x) => write_general(out, x),
-            Score::Int(n) => out.extend_from_slice(n.to_string().as_bytes()),
+            Score::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
             Score::Text(t) => out.extend_from_slice(t.as_bytes()),
         }
     }

@@ -196,15 +196,20 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
             }
             continue;
         }
-        write!(out, "<div idx=\"{}\" bpc=\"{}\" bpv=\"", b.idx, bpc(b.bpv))
-            .expect("writing to a Vec");
+        out.extend_from_slice(b"<div idx=\"");
+        out.extend_from_slice(itoa::Buffer::new().format(b.idx).as_bytes());
+        out.extend_from_slice(b"\" bpc=\"");
+        out.push(bpc(b.bpv) as u8);
+        out.extend_from_slice(b"\" bpv=\"");
         write_general(out, b.bpv as f64);
         out.push(b'"');
         for (name, score) in super::block_scores(b)
             .into_iter()
             .chain(super::kind_fields(b.kind))
         {
-            write!(out, " {name}=\"").expect("writing to a Vec");
+            out.push(b' ');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b"=\"");
             score.write_into(out);
             out.push(b'"');
         }
