@@ -430,11 +430,8 @@ pub fn analyze(
         malformed |= bad;
         s.into_owned()
     };
-    let cleansed: Vec<Cleansed> = seg
-        .blocks
-        .iter()
-        .map(|b| tx::second_pass(&dec(&b.text)))
-        .collect();
+    let decoded: Vec<String> = seg.blocks.iter().map(|b| dec(&b.text)).collect();
+    let cleansed: Vec<Cleansed> = decoded.iter().map(|t| tx::second_pass(t)).collect();
     let inputs: Vec<BlockInput<'_>> = seg
         .blocks
         .iter()
@@ -446,20 +443,29 @@ pub fn analyze(
 
     let mut blocks = Vec::new();
     let mut paragraph_start = false;
-    for (idx, ((f, c), raw)) in feats.iter().zip(&cleansed).zip(&seg.blocks).enumerate() {
+    let blocks_in = feats.iter().zip(&cleansed).zip(&seg.blocks).zip(&decoded);
+    for (idx, (((f, c), raw), decoded)) in blocks_in.enumerate() {
         paragraph_start |= raw.paragraph_start;
         let Some(f) = f else { continue };
         let cleansed = output_text(&c.text);
         let chars = cleansed.chars().count();
-        let shown = dec(raw.shown.as_deref().unwrap_or(&raw.text));
-        let text = if cfg.texrex_text {
+        let shown_decoded;
+        let shown = match &raw.shown {
+            Some(s) => {
+                shown_decoded = dec(s);
+                &shown_decoded
+            }
+            None => decoded,
+        };
+        // Plain text reads the same shown and after texrex's second pass.
+        let text = if cfg.texrex_text || raw.shown.is_none() && is_plain(decoded) {
             cleansed.clone()
         } else {
-            shown_text(&shown, raw.pre, cfg.mask)
+            shown_text(shown, raw.pre, cfg.mask)
         };
         // The text with its inline markup, for Markdown, when it has any.
         let marked = (cfg.marks && !cfg.texrex_text && shown.bytes().any(html::mark::is_mark))
-            .then(|| shown_text_marked(&shown, raw.pre, cfg.mask, true));
+            .then(|| shown_text_marked(shown, raw.pre, cfg.mask, true));
         let links = raw
             .links
             .iter()
@@ -910,6 +916,15 @@ pub fn shown_text(shown: &str, pre: bool, mask: Mask) -> String {
     shown_text_marked(shown, pre, mask, false)
 }
 
+/// Whether a block's text is the same as its [`shown_text`] and as texrex's second pass
+/// followed by [`output_text`] leave it: printable ASCII without a character reference, a
+/// tag, or anything the masks could match (`@`, `#`, a URI's `://` or `www.`).
+fn is_plain(text: &str) -> bool {
+    text.bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && !matches!(b, b'&' | b'<' | b'@' | b'#'))
+        && !tx::may_hold_uri(text)
+}
+
 /// [`shown_text`], keeping the segmenter's [`html::mark`]s of inline markup when `marks`.
 fn shown_text_marked(shown: &str, pre: bool, mask: Mask, marks: bool) -> String {
     let mut text = if shown.contains('&') {
@@ -1115,6 +1130,40 @@ mod tests {
             ("192.168.0.1".into(), "".into())
         );
         assert_eq!(host_and_tld(""), ("".into(), "".into()));
+    }
+
+    #[test]
+    fn plain_text_is_its_own_shown_text_and_second_pass() {
+        // Random texts over an alphabet with every character that matters; each one that
+        // `is_plain` accepts must read the same by both paths, masked or not.
+        let alphabet = [
+            "a", "b", " ", "  ", "Z", "9", ".", ":", "/", "w", "W", "&", "<", "@", "#", ";", "-",
+            "\x01", "\t", "&lt;", "&amp;", "://", "www.", "<b>", ">", "me@x.org",
+        ];
+        let all = Mask {
+            email: true,
+            uri: true,
+            hashtag: true,
+        };
+        let (mut seed, mut plain) = (0x9e37_79b9_7f4a_7c15u64, 0);
+        for _ in 0..200_000 {
+            let mut s = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for k in 0..seed % 25 {
+                s.push_str(alphabet[(seed >> (k * 2 % 56)) as usize % alphabet.len()]);
+                seed = seed.rotate_left(5) ^ k;
+            }
+            if !is_plain(&s) {
+                continue;
+            }
+            plain += 1;
+            let second = output_text(&tx::second_pass(&s).text);
+            assert_eq!(shown_text(&s, false, all), second, "{s:?}");
+            assert_eq!(shown_text(&s, false, Mask::default()), second, "{s:?}");
+        }
+        assert!(plain > 10_000, "{plain} plain texts");
     }
 
     #[test]

@@ -221,7 +221,7 @@ pub fn second_pass(text: &str) -> Cleansed {
 
 /// Whether texrex's URI pattern can match in a text: each of its matches holds `://`, or
 /// `www.` in any mix of cases.
-fn may_hold_uri(text: &str) -> bool {
+pub(crate) fn may_hold_uri(text: &str) -> bool {
     let b = text.as_bytes();
     text.contains("://")
         || memchr::memchr_iter(b'.', b)
