@@ -916,12 +916,34 @@ pub fn shown_text(shown: &str, pre: bool, mask: Mask) -> String {
     shown_text_marked(shown, pre, mask, false)
 }
 
-/// Whether a block's text is the same as its [`shown_text`] and as texrex's second pass
-/// followed by [`output_text`] leave it: printable ASCII without a character reference, a
-/// tag, or anything the masks could match (`@`, `#`, a URI's `://` or `www.`).
+/// Whether a block's text (with no line breaks or tabs, as the segmenter writes it) reads the
+/// same as its [`shown_text`] and after texrex's second pass and [`output_text`]: no
+/// character reference, tag, or anything the masks could match (`@`, `#`, a URI's `://` or
+/// `www.`), no control character, nothing either path removes (characters XML forbids, soft
+/// hyphens, zero-width spaces, word joiners, byte-order marks), and no other space than
+/// U+0020 at its end (the shown text trims every kind).
 fn is_plain(text: &str) -> bool {
-    text.bytes()
-        .all(|b| (b' '..=b'~').contains(&b) && !matches!(b, b'&' | b'<' | b'@' | b'#'))
+    let plain_char = |c: char| {
+        !matches!(
+            c,
+            '\0'..='\u{1f}'
+                | '&'
+                | '<'
+                | '@'
+                | '#'
+                | '\u{ad}'
+                | '\u{200b}'
+                | '\u{2060}'
+                | '\u{feff}'
+        ) && !decode::is_xml_illegal(c)
+    };
+    let plain_chars = if text.is_ascii() {
+        text.bytes().all(|b| plain_char(b as char))
+    } else {
+        text.chars().all(plain_char)
+    };
+    plain_chars
+        && !text.trim_end_matches(' ').ends_with(char::is_whitespace)
         && !tx::may_hold_uri(text)
 }
 
@@ -1138,7 +1160,9 @@ mod tests {
         // `is_plain` accepts must read the same by both paths, masked or not.
         let alphabet = [
             "a", "b", " ", "  ", "Z", "9", ".", ":", "/", "w", "W", "&", "<", "@", "#", ";", "-",
-            "\x01", "\t", "&lt;", "&amp;", "://", "www.", "<b>", ">", "me@x.org",
+            "\x01", "\t", "&lt;", "&amp;", "://", "www.", "<b>", ">", "me@x.org", "é", "e\u{301}",
+            "\u{a0}", "\u{3000}", "\u{ad}", "\u{200b}", "\u{2060}", "\u{feff}", "\u{fffe}", "’",
+            "\u{85}", "\u{200d}", "\n", " \n ",
         ];
         let all = Mask {
             email: true,
