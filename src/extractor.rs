@@ -72,33 +72,16 @@ impl Default for Options {
     }
 }
 
-/// Why an [`Extractor`] could not be built or an input not read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Error {
-    /// The options do not go together, or a model file is not a model.
-    Options(String),
-    /// A file or URL could not be read.
-    Io(String),
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Options(m) | Error::Io(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
+pub use crate::error::Error;
 
 fn read_file(p: &Path, what: &str) -> Result<Vec<u8>, Error> {
-    std::fs::read(p).map_err(|e| Error::Io(format!("cannot read {what}{}: {e}", p.display())))
+    std::fs::read(p).map_err(|e| Error::Input(format!("cannot read {what}{}: {e}", p.display())))
 }
 
 /// Read an MLP file (cowrex compact format or FANN `.net`) for texrex's 37 features; returns
 /// the model and the file's text.
 pub fn load_mlp(p: &Path) -> Result<(mlp::Mlp, String), Error> {
-    let bad = |e: &dyn std::fmt::Display| Error::Options(format!("{}: {e}", p.display()));
+    let bad = |e: &dyn std::fmt::Display| Error::Usage(format!("{}: {e}", p.display()));
     let text = String::from_utf8(read_file(p, "model ")?).map_err(|_| bad(&"not UTF-8"))?;
     let m = mlp::Mlp::parse(&text).map_err(|e| bad(&e))?;
     if m.inputs != crate::features::texrex::N_FEATURES {
@@ -114,7 +97,7 @@ impl Options {
     /// Load the models these options name.
     pub fn models(&self) -> Result<Models, Error> {
         let bad =
-            |p: &Path, e: &dyn std::fmt::Display| Error::Options(format!("{}: {e}", p.display()));
+            |p: &Path, e: &dyn std::fmt::Display| Error::Usage(format!("{}: {e}", p.display()));
         let mlp = self.mlp_model.as_deref().map(load_mlp).transpose()?;
         let ngram_file = match &self.ngram_model {
             None => None,
@@ -153,7 +136,7 @@ impl Options {
             models.set_markup(m, &bytes);
         }
         if self.scorer == Scorer::Ngram && self.ngram == NgramChoice::Off {
-            return Err(Error::Options(
+            return Err(Error::Usage(
                 "--scorer ngram needs n-gram scoring; drop --ngram off".into(),
             ));
         }
@@ -226,7 +209,7 @@ impl Extractor {
             http_charset: charset,
             meta: meta.clone(),
         };
-        let analysed = if crate::pipeline::looks_binary(page.payload) {
+        let analysed = if crate::pipeline::select::looks_binary(page.payload) {
             Err(document::Skip::NoText)
         } else {
             document::analyze(page, &self.models, &self.config, &mut StageTimes::default())
@@ -283,12 +266,12 @@ impl Extractor {
                     .map_or(0, |d| d.as_nanos())
             ));
             let mut f = std::fs::File::create(&path)
-                .map_err(|e| Error::Io(format!("cannot spool standard input: {e}")))?;
+                .map_err(|e| Error::Input(format!("cannot spool standard input: {e}")))?;
             let copied = std::io::copy(&mut std::io::stdin().lock(), &mut f);
             spooled = Some(path.clone());
             if let Err(e) = copied {
                 let _ = std::fs::remove_file(&path);
-                return Err(Error::Io(format!("cannot spool standard input: {e}")));
+                return Err(Error::Input(format!("cannot spool standard input: {e}")));
             }
             Input {
                 location: Location::File(path),
@@ -299,12 +282,12 @@ impl Extractor {
             let input = if base.is_none() && !manifest::is_url(input) {
                 Input::file(PathBuf::from(input))
             } else {
-                manifest::resolve(input, base).map_err(Error::Io)?
+                manifest::resolve(input, base).map_err(Error::Input)?
             };
             if let Location::File(p) = &input.location {
                 std::fs::File::open(p)
                     .and_then(|mut f| f.read(&mut [0u8; 1]))
-                    .map_err(|e| Error::Io(format!("cannot read {}: {e}", p.display())))?;
+                    .map_err(|e| Error::Input(format!("cannot read {}: {e}", p.display())))?;
             }
             input
         };

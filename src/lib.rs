@@ -10,8 +10,10 @@ pub mod classify;
 pub mod cli;
 pub mod decode;
 pub mod document;
+pub mod error;
 pub mod eval;
 pub mod extractor;
+pub mod fate;
 pub mod features;
 pub mod html;
 pub mod output;
@@ -22,7 +24,8 @@ pub mod signals;
 pub mod warc;
 
 pub use document::{Block, Document};
-pub use extractor::{Error, Extractor, Options};
+pub use error::Error;
+pub use extractor::{Extractor, Options};
 pub use pipeline::stream::{Documents, InputError, StreamStats};
 
 /// Lower-case hexadecimal of bytes (checksums, ids).

@@ -1,14 +1,12 @@
 //! Clean stops: SIGTERM, SIGUSR1 (Slurm's warning before a time limit) and SIGINT ask the
 //! running command to stop. `process` then drops the input it is in the middle of (removing its
-//! temporary files), keeps the inputs it finished, and exits with [`EXIT_RETRY`]; a rerun
+//! temporary files), keeps the inputs it finished, and exits with [`EXIT_INTERRUPTED`]; a rerun
 //! carries on where it stopped. A second SIGINT ends the process at once.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Exit code of a run stopped by a signal: nothing is wrong with the inputs, run it again
-/// (`EX_TEMPFAIL` of sysexits.h).
-pub const EXIT_RETRY: i32 = 75;
+pub use crate::error::EXIT_INTERRUPTED;
 
 static STOP: AtomicBool = AtomicBool::new(false);
 static INSTALLED: OnceLock<()> = OnceLock::new();

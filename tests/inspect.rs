@@ -212,7 +212,7 @@ fn the_inspector_shows_every_block_in_a_browser() {
         .arg(dir.join("none.html"))
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1), "an input error");
     assert!(String::from_utf8_lossy(&o.stderr).contains("has no HTML document with that URL"));
 
     let Some(chromium) = chromium() else { return };
@@ -379,7 +379,7 @@ fn the_report_draws_a_run_in_a_browser() {
         .arg(dir.join("r.html"))
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1), "an input error");
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a cowrex output directory"));
     // A manifest run mirrors its inputs' paths under the output directory: the report finds
     // every input's files below it.

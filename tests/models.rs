@@ -460,7 +460,7 @@ fn eval_reports_block_level_figures() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1), "an input that cannot be read");
 }
 
 /// The texts of the blocks labelled content, one per line.

@@ -666,6 +666,80 @@ fn bad_arguments_are_usage_errors() {
     train_with("--oblivious", "yes", "--oblivious");
 }
 
+/// Exit codes by the kind of error: 2 usage, 1 an input, 74 an output, each with its message.
+#[test]
+fn exit_codes_say_whose_side_an_error_is_on() {
+    let dir = tempdir("exit-codes");
+    let page = dir.join("page.html");
+    std::fs::write(
+        &page,
+        "<html><body><p>Some text of a page.</p></body></html>",
+    )
+    .unwrap();
+    let run = |args: &[&str], stdout: Option<std::fs::File>| {
+        let mut c = cowrex();
+        c.args(args);
+        if let Some(f) = stdout {
+            c.stdout(f);
+        }
+        let o = c.output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let page = page.to_str().unwrap();
+    // Options that do not go together.
+    let (code, err) = run(
+        &["extract", "--plain-text", "--format", "markdown", page],
+        None,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--plain-text"), "{err}");
+    // An input that cannot be read, for one page and for a whole run.
+    let missing = dir.join("missing.html");
+    let (code, err) = run(&["extract", missing.to_str().unwrap()], None);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("cannot read") && err.contains("missing.html"),
+        "{err}"
+    );
+    let out = dir.join("out");
+    let (code, err) = run(
+        &[
+            "process",
+            "--no-progress",
+            "-o",
+            out.to_str().unwrap(),
+            "missing.warc.gz",
+        ],
+        None,
+    );
+    assert_eq!(code, Some(1), "{err}");
+    // Outputs that cannot be written: a full standard output, an output directory under a file.
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let (code, err) = run(&["extract", page], Some(full));
+        assert_eq!(code, Some(74), "{err}");
+        assert!(err.contains("cannot write standard output"), "{err}");
+    }
+    let under_file = format!("{page}/out");
+    let sample = fixture("sample.warc.gz");
+    let (code, err) = run(
+        &[
+            "process",
+            "--no-progress",
+            "-o",
+            &under_file,
+            sample.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, Some(74), "{err}");
+    assert!(err.contains("cannot create output directory"), "{err}");
+    let (code, err) = run(&["extract", "--format", "tsv", "-o"], None);
+    assert_eq!(code, Some(2), "clap's own usage errors: {err}");
+}
+
 #[test]
 fn progress_as_json_lines_and_merged_stats() {
     let dir = tempdir("progress");

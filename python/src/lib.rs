@@ -15,8 +15,8 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 fn to_py_err(e: cowrex::Error) -> PyErr {
     match e {
-        cowrex::Error::Options(m) => PyValueError::new_err(m),
-        cowrex::Error::Io(m) => PyOSError::new_err(m),
+        cowrex::Error::Usage(m) => PyValueError::new_err(m),
+        cowrex::Error::Input(m) | cowrex::Error::Output(m) => PyOSError::new_err(m),
     }
 }
 

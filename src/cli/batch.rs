@@ -5,19 +5,20 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliResult;
+use crate::error::{EXIT_OK, Error};
 use crate::pipeline::{self, manifest};
 
 /// This task's index and the number of tasks: the options, else Slurm's job array variables
 /// (`SLURM_ARRAY_TASK_ID` counted from `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_COUNT`),
 /// else task 0 of 1.
-pub(super) fn task(index: Option<usize>, count: Option<usize>) -> Result<(usize, usize), String> {
-    let env = |k: &str| -> Result<Option<usize>, String> {
+pub(super) fn task(index: Option<usize>, count: Option<usize>) -> Result<(usize, usize), Error> {
+    let env = |k: &str| -> Result<Option<usize>, Error> {
         match std::env::var(k) {
             Ok(v) => v
                 .trim()
                 .parse()
                 .map(Some)
-                .map_err(|_| format!("${k} is not a number: {v:?}")),
+                .map_err(|_| Error::Usage(format!("${k} is not a number: {v:?}"))),
             Err(_) => Ok(None),
         }
     };
@@ -26,7 +27,9 @@ pub(super) fn task(index: Option<usize>, count: Option<usize>) -> Result<(usize,
         None => match env("SLURM_ARRAY_TASK_ID")? {
             Some(id) => id
                 .checked_sub(env("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0))
-                .ok_or("$SLURM_ARRAY_TASK_ID is below $SLURM_ARRAY_TASK_MIN")?,
+                .ok_or_else(|| {
+                    Error::usage("$SLURM_ARRAY_TASK_ID is below $SLURM_ARRAY_TASK_MIN")
+                })?,
             None => 0,
         },
     };
@@ -35,9 +38,9 @@ pub(super) fn task(index: Option<usize>, count: Option<usize>) -> Result<(usize,
         None => env("SLURM_ARRAY_TASK_COUNT")?.unwrap_or(1),
     };
     if count == 0 || index >= count {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "task index {index} is not below the task count {count}"
-        ));
+        )));
     }
     Ok((index, count))
 }
@@ -63,7 +66,7 @@ pub(super) struct StatusArgs {
 /// not be read to its end, or the line names nothing cowrex can read) and missing inputs.
 pub(super) fn status(a: StatusArgs) -> CliResult {
     let lines = manifest::read(&a.manifest)
-        .map_err(|e| format!("cannot read manifest {}: {e}", a.manifest.display()))?;
+        .map_err(|e| Error::input(format!("manifest {}", a.manifest.display()), e))?;
     let (mut done, mut failed, mut missing) = (0, 0, 0);
     let mut left = String::new();
     for line in &lines {
@@ -94,7 +97,7 @@ pub(super) fn status(a: StatusArgs) -> CliResult {
         lines.len()
     );
     if let Some(p) = &a.emit_missing {
-        std::fs::write(p, left).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        std::fs::write(p, left).map_err(|e| Error::output(p.display(), e))?;
     }
-    Ok(0)
+    Ok(EXIT_OK)
 }

@@ -6,8 +6,9 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::{CliResult, EXIT_USAGE};
+use super::CliResult;
 use crate::classify::{self, quality::Profile};
+use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
 use crate::output::filter::{Filter, FilterStats};
 use crate::pipeline;
 use crate::shingle::dedup::{self, DedupConfig};
@@ -105,27 +106,28 @@ pub(super) fn stats_merge(a: StatsMergeArgs) -> CliResult {
     }
     files.sort();
     if files.is_empty() {
-        return Err("no .stats.json files found".into());
+        return Err(Error::usage("no .stats.json files found"));
     }
     let mut values = Vec::new();
     for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-        values.push(serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", f.display()))?);
+        let bytes = std::fs::read(f).map_err(|e| Error::input(f.display(), e))?;
+        values.push(
+            serde_json::from_slice(&bytes)
+                .map_err(|e| Error::Input(format!("{}: {e}", f.display())))?,
+        );
     }
-    let merged = crate::output::stats::merge(&values)?;
-    let text = serde_json::to_string_pretty(&merged)? + "\n";
+    let merged = crate::output::stats::merge(&values).map_err(Error::Input)?;
+    let text = serde_json::to_string_pretty(&merged).expect("a JSON value serialises") + "\n";
     match &a.out {
-        Some(o) => {
-            std::fs::write(o, text).map_err(|e| format!("cannot write {}: {e}", o.display()))?
-        }
+        Some(o) => std::fs::write(o, text).map_err(|e| Error::output(o.display(), e))?,
         None => print!("{text}"),
     }
-    Ok(0)
+    Ok(EXIT_OK)
 }
 
-fn collect_stats(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn collect_stats(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
     let entries = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+        .map_err(|e| Error::input(format!("directory {}", dir.display()), e))?;
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -144,14 +146,14 @@ fn expand(
     paths: &[PathBuf],
     want: impl Fn(&str) -> bool + Copy,
     recursive: bool,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
             let mut files = Vec::new();
             let mut subdirs = Vec::new();
             for f in std::fs::read_dir(p)
-                .map_err(|e| format!("cannot read directory {}: {e}", p.display()))?
+                .map_err(|e| Error::input(format!("directory {}", p.display()), e))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
             {
                 if f.is_dir() {
@@ -170,24 +172,25 @@ fn expand(
             // Files, and named pipes or devices, which are read as files.
             out.push(p.clone());
         } else {
-            return Err(format!("{}: no such file or directory", p.display()));
+            return Err(Error::input(p.display(), "no such file or directory"));
         }
     }
     Ok(out)
 }
 
 pub(super) fn dedup(a: DedupArgs) -> CliResult {
-    crate::signals::install().map_err(|e| format!("cannot install signal handlers: {e}"))?;
+    crate::signals::install()
+        .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
     let inputs = expand(
         &a.inputs,
         |n| n.ends_with(".shingles.gz") || n.ends_with(".shingles"),
         true,
     )?;
     if inputs.is_empty() {
-        return Err("no shingle files found".into());
+        return Err(Error::usage("no shingle files found"));
     }
     if a.threshold == 0 {
-        return Err("--threshold must be at least 1".into());
+        return Err(Error::usage("--threshold must be at least 1"));
     }
     let dir = a
         .out
@@ -196,7 +199,7 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let mut previous = HashSet::new();
     for p in &a.previous {
-        dedup::read_blacklist(p, &mut previous).map_err(|e| format!("{}: {e}", p.display()))?;
+        dedup::read_blacklist(p, &mut previous).map_err(|e| Error::input(p.display(), e))?;
     }
     let cfg = DedupConfig {
         threshold: a.threshold,
@@ -208,8 +211,7 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
     };
     let started = Instant::now();
     let tmp = pipeline::tmp_path(&a.out);
-    let file =
-        std::fs::File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    let file = std::fs::File::create(&tmp).map_err(|e| Error::output(tmp.display(), e))?;
     let mut w = std::io::BufWriter::new(file);
     let st = dedup::dedup(&inputs, &cfg, &mut w, &mut |m| {
         eprintln!("cowrex: warning: {m}")
@@ -221,14 +223,17 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
             let _ = std::fs::remove_file(&tmp);
             if crate::signals::is_stop(&e) {
                 eprintln!("cowrex: stopped by a signal; nothing was written");
-                return Ok(crate::signals::EXIT_RETRY);
+                return Ok(EXIT_INTERRUPTED);
             }
-            return Err(e.into());
+            if dedup::is_input_error(&e) {
+                return Err(Error::Input(e.to_string()));
+            }
+            return Err(Error::output(tmp.display(), e));
         }
     };
-    std::io::Write::flush(&mut w)?;
+    std::io::Write::flush(&mut w).map_err(|e| Error::output(tmp.display(), e))?;
     drop(w);
-    std::fs::rename(&tmp, &a.out)?;
+    std::fs::rename(&tmp, &a.out).map_err(|e| Error::output(a.out.display(), e))?;
     eprintln!(
         "cowrex: {} shingle lines from {} files ({} malformed, {} of earlier blacklists); \
          {} pair records, {} hashes shared by ≥ {} documents ignored; {} near-duplicate pairs; \
@@ -245,32 +250,45 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
         a.out.display(),
         started.elapsed().as_secs_f64()
     );
-    Ok(0)
+    Ok(EXIT_OK)
 }
 
 pub(super) fn filter(a: FilterArgs) -> CliResult {
-    crate::signals::install().map_err(|e| format!("cannot install signal handlers: {e}"))?;
+    crate::signals::install()
+        .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
     let mut blacklist = HashSet::new();
     for p in &a.blacklist {
-        dedup::read_blacklist(p, &mut blacklist).map_err(|e| format!("{}: {e}", p.display()))?;
+        dedup::read_blacklist(p, &mut blacklist).map_err(|e| Error::input(p.display(), e))?;
     }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| format!("cannot create output directory {}: {e}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out).map_err(|e| {
+        Error::Output(format!(
+            "cannot create output directory {}: {e}",
+            a.out.display()
+        ))
+    })?;
     let mut names = HashSet::new();
     for p in &a.inputs {
         let name = p
             .file_name()
-            .ok_or_else(|| format!("{}: not a file", p.display()))?;
+            .ok_or_else(|| Error::input(p.display(), "not a file"))?;
         if !names.insert(name.to_os_string()) {
-            return Err(format!("two inputs are named {}", name.to_string_lossy()).into());
+            return Err(Error::Usage(format!(
+                "two inputs are named {}",
+                name.to_string_lossy()
+            )));
         }
         let out = a.out.join(name);
-        if out.exists() && std::fs::canonicalize(&out)? == std::fs::canonicalize(p)? {
-            return Err(format!(
+        let same = |a: &Path, b: &Path| {
+            Ok::<_, Error>(
+                std::fs::canonicalize(a).map_err(|e| Error::input(a.display(), e))?
+                    == std::fs::canonicalize(b).map_err(|e| Error::input(b.display(), e))?,
+            )
+        };
+        if out.exists() && same(&out, p)? {
+            return Err(Error::Usage(format!(
                 "{} would overwrite its input; choose another -o",
                 p.display()
-            )
-            .into());
+            )));
         }
     }
     let mut filter = Filter {
@@ -305,7 +323,7 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
                         "cowrex: stopped by a signal; {} was not written, the files before it were",
                         out.display()
                     );
-                    return Ok(crate::signals::EXIT_RETRY);
+                    return Ok(EXIT_INTERRUPTED);
                 }
                 eprintln!("cowrex: {}: {e}", p.display());
                 failed += 1;
@@ -322,34 +340,34 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
         total.broken
     );
     Ok(if failed > 0 {
-        super::EXIT_INPUT_FAILED
+        EXIT_INPUT_FAILED
     } else {
-        0
+        EXIT_OK
     })
 }
 
 pub(super) fn train_profile(a: TrainProfileArgs) -> CliResult {
     let Some(lang) = whatlang::Lang::from_code(&a.lang) else {
-        eprintln!(
-            "cowrex: unknown language code {:?}; use ISO 639-3 (eng, deu, fra, swe …)",
+        return Err(Error::Usage(format!(
+            "unknown language code {:?}; use ISO 639-3 (eng, deu, fra, swe …)",
             a.lang
-        );
-        return Ok(EXIT_USAGE);
+        )));
     };
     let files = expand(&a.inputs, |_| true, false)?;
     let mut docs: Vec<String> = Vec::new();
     for f in &files {
         let name = f.to_string_lossy();
         let mut text = String::new();
-        std::io::Read::read_to_string(&mut crate::open_maybe_gz(f)?, &mut text)
-            .map_err(|e| format!("{}: {e}", f.display()))?;
+        crate::open_maybe_gz(f)
+            .and_then(|mut r| std::io::Read::read_to_string(&mut r, &mut text))
+            .map_err(|e| Error::input(f.display(), e))?;
         if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
             for (n, line) in text.lines().enumerate() {
                 if line.trim().is_empty() {
                     continue;
                 }
                 let v: serde_json::Value = serde_json::from_str(line)
-                    .map_err(|e| format!("{}:{}: {e}", f.display(), n + 1))?;
+                    .map_err(|e| Error::Input(format!("{}:{}: {e}", f.display(), n + 1)))?;
                 let t = v
                     .get("text")
                     .or_else(|| v.get("plaintext"))
@@ -374,9 +392,9 @@ pub(super) fn train_profile(a: TrainProfileArgs) -> CliResult {
         a.words,
         a.limit,
         a.min_tokens,
-    )?;
-    std::fs::write(&a.out, p.to_text())
-        .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    )
+    .map_err(Error::Usage)?;
+    std::fs::write(&a.out, p.to_text()).map_err(|e| Error::output(a.out.display(), e))?;
     eprintln!(
         "cowrex: {} documents read, {} in {}, {} with at least {} tokens; profile of {} words in {}",
         total,
@@ -387,5 +405,5 @@ pub(super) fn train_profile(a: TrainProfileArgs) -> CliResult {
         p.words.len(),
         a.out.display()
     );
-    Ok(0)
+    Ok(EXIT_OK)
 }

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::{CliResult, ModelArgs, options};
 use crate::document::Document;
+use crate::error::{EXIT_OK, Error};
 use crate::eval;
 use crate::extractor::Extractor;
 use crate::output::inspect;
@@ -59,7 +60,7 @@ pub(super) fn inspect(a: InspectArgs) -> CliResult {
             let html = if page.as_os_str() == "-" {
                 super::read_input(page)?
             } else {
-                eval::read_page(page).map_err(|e| format!("cannot read {}: {e}", page.display()))?
+                eval::read_page(page).map_err(|e| Error::input(page.display(), e))?
             };
             extractor.extract(&html, a.url.as_deref())
         }
@@ -69,8 +70,7 @@ pub(super) fn inspect(a: InspectArgs) -> CliResult {
         None => None,
     };
     let html = inspect::page(&doc, gold.as_deref(), Some(extractor.models().combined()));
-    std::fs::write(&a.output, html)
-        .map_err(|e| format!("cannot write {}: {e}", a.output.display()))?;
+    std::fs::write(&a.output, html).map_err(|e| Error::output(a.output.display(), e))?;
     eprintln!(
         "cowrex: {} blocks of {} in {}",
         doc.blocks.len(),
@@ -81,17 +81,19 @@ pub(super) fn inspect(a: InspectArgs) -> CliResult {
         },
         a.output.display()
     );
-    Ok(0)
+    Ok(EXIT_OK)
 }
 
 /// The document of the record of `warc` that --url, --record-id or --offset names.
-fn warc_record(ex: &Extractor, warc: &str, a: &InspectArgs) -> Result<Document, String> {
+fn warc_record(ex: &Extractor, warc: &str, a: &InspectArgs) -> Result<Document, Error> {
     if a.url.is_none() && a.record_id.is_none() && a.offset.is_none() {
-        return Err("--warc needs --url, --record-id or --offset to choose a record".into());
+        return Err(Error::usage(
+            "--warc needs --url, --record-id or --offset to choose a record",
+        ));
     }
-    let docs = ex.read_warc(warc, 1).map_err(|e| e.to_string())?;
+    let docs = ex.read_warc(warc, 1)?;
     for d in docs {
-        let d = d.map_err(|e| e.to_string())?;
+        let d = d.map_err(|e| Error::Input(e.to_string()))?;
         let m = &d.meta;
         if a.url.as_deref().is_some_and(|u| u == m.url)
             || a.record_id
@@ -102,7 +104,7 @@ fn warc_record(ex: &Extractor, warc: &str, a: &InspectArgs) -> Result<Document, 
             return Ok(d);
         }
     }
-    Err(format!(
+    Err(Error::Input(format!(
         "{warc} has no HTML document with that {} (records that are not written, such as \
          non-HTML or empty pages, cannot be inspected)",
         if a.url.is_some() {
@@ -112,14 +114,13 @@ fn warc_record(ex: &Extractor, warc: &str, a: &InspectArgs) -> Result<Document, 
         } else {
             "offset"
         }
-    ))
+    )))
 }
 
 /// The gold text of `--gold`: a text file, or the line of a ground-truth JSONL file whose
 /// `page_id` is the page's file name without its extensions.
-fn gold_text(gold: &Path, page: Option<&Path>) -> Result<String, String> {
-    let text = std::fs::read_to_string(gold)
-        .map_err(|e| format!("cannot read {}: {e}", gold.display()))?;
+fn gold_text(gold: &Path, page: Option<&Path>) -> Result<String, Error> {
+    let text = std::fs::read_to_string(gold).map_err(|e| Error::input(gold.display(), e))?;
     if gold.extension().is_none_or(|e| e != "jsonl") {
         return Ok(text);
     }
@@ -127,7 +128,11 @@ fn gold_text(gold: &Path, page: Option<&Path>) -> Result<String, String> {
         .and_then(|p| p.file_name())
         .and_then(|n| n.to_str())
         .map(|n| n.split('.').next().unwrap_or(n))
-        .ok_or("--gold with a ground-truth JSONL file needs the page as a file named by its id")?;
+        .ok_or_else(|| {
+            Error::usage(
+                "--gold with a ground-truth JSONL file needs the page as a file named by its id",
+            )
+        })?;
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
@@ -137,7 +142,10 @@ fn gold_text(gold: &Path, page: Option<&Path>) -> Result<String, String> {
             return Ok(eval::main_content(gold).to_owned());
         }
     }
-    Err(format!("{} has no page_id {id}", gold.display()))
+    Err(Error::Input(format!(
+        "{} has no page_id {id}",
+        gold.display()
+    )))
 }
 
 #[derive(Args)]
@@ -155,14 +163,14 @@ pub(super) struct ReportArgs {
 }
 
 pub(super) fn report(a: ReportArgs) -> CliResult {
-    let run = crate::report::gather(&a.dir, a.blacklist.as_deref())?;
+    let run = crate::report::gather(&a.dir, a.blacklist.as_deref()).map_err(Error::Input)?;
     std::fs::write(&a.output, crate::report::render(&run))
-        .map_err(|e| format!("cannot write {}: {e}", a.output.display()))?;
+        .map_err(|e| Error::output(a.output.display(), e))?;
     eprintln!(
         "cowrex: {} inputs, {} documents in {}",
         run.inputs.len(),
         run.documents,
         a.output.display()
     );
-    Ok(0)
+    Ok(EXIT_OK)
 }

@@ -12,6 +12,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
 use crate::document::{self, Config, DocFilter, DupBlocks};
+use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
 use crate::eval;
 use crate::extractor::{Extractor, Options};
 use crate::features::texrex::format_general;
@@ -19,11 +20,6 @@ use crate::html::{Limits, Syntax};
 use crate::output::xml;
 use crate::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
 use crate::warc::{Location, Retry};
-
-/// Exit code when some input could not be read (the others were processed).
-pub const EXIT_INPUT_FAILED: i32 = 1;
-/// Exit code for usage errors and unusable settings.
-pub const EXIT_USAGE: i32 = 2;
 
 #[derive(Parser)]
 #[command(
@@ -741,12 +737,57 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("cowrex: {e}");
-            EXIT_USAGE
+            e.exit_code()
         }
     }
 }
 
-type CliResult = Result<i32, Box<dyn std::error::Error>>;
+/// A subcommand's exit code, or the error that ends it.
+type CliResult = Result<i32, Error>;
+
+/// A buffered writer whose write errors are [`Error::Output`] errors naming what it writes.
+struct Sink<W: Write> {
+    w: io::BufWriter<W>,
+    name: String,
+}
+
+impl Sink<io::StdoutLock<'static>> {
+    fn stdout() -> Self {
+        Sink {
+            w: io::BufWriter::new(io::stdout().lock()),
+            name: "standard output".into(),
+        }
+    }
+}
+
+impl Sink<std::fs::File> {
+    fn create(path: &Path) -> Result<Self, Error> {
+        let f = std::fs::File::create(path).map_err(|e| Error::output(path.display(), e))?;
+        Ok(Sink {
+            w: io::BufWriter::new(f),
+            name: path.display().to_string(),
+        })
+    }
+}
+
+impl<W: Write> Sink<W> {
+    fn fail(&self, e: io::Error) -> Error {
+        Error::output(&self.name, e)
+    }
+
+    /// For `write!` and `writeln!`.
+    fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> Result<(), Error> {
+        self.w.write_fmt(args).map_err(|e| self.fail(e))
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.w.write_all(bytes).map_err(|e| self.fail(e))
+    }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        self.w.flush().map_err(|e| self.fail(e))
+    }
+}
 
 /// The library's options for these arguments.
 fn options(a: &ModelArgs, scorer: classify::Scorer) -> Options {
@@ -774,11 +815,8 @@ fn options(a: &ModelArgs, scorer: classify::Scorer) -> Options {
     }
 }
 
-fn load_models(
-    a: &ModelArgs,
-    scorer: classify::Scorer,
-) -> Result<Models, Box<dyn std::error::Error>> {
-    Ok(options(a, scorer).models()?)
+fn load_models(a: &ModelArgs, scorer: classify::Scorer) -> Result<Models, Error> {
+    options(a, scorer).models()
 }
 
 fn doc_config(m: &ModelArgs, filter: bool) -> Config {
@@ -815,10 +853,15 @@ fn is_warc_name(p: &Path) -> bool {
 }
 
 fn process(a: ProcessArgs) -> CliResult {
-    crate::signals::install().map_err(|e| format!("cannot install signal handlers: {e}"))?;
+    crate::signals::install()
+        .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
     let models = load_models(&a.model, a.scorer.scorer())?;
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| format!("cannot create output directory {}: {e}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out).map_err(|e| {
+        Error::Output(format!(
+            "cannot create output directory {}: {e}",
+            a.out.display()
+        ))
+    })?;
     let mut inputs = Vec::new();
     let mut failed: Vec<(String, String)> = Vec::new();
     let mut spooled: Option<PathBuf> = None;
@@ -826,8 +869,9 @@ fn process(a: ProcessArgs) -> CliResult {
         if p.as_os_str() == "-" {
             // fastwarc needs a seekable input: spool stdin to a file in the output directory.
             let tmp = a.out.join(".stdin.warc.tmp");
-            let mut f = std::fs::File::create(&tmp)?;
-            io::copy(&mut io::stdin().lock(), &mut f)?;
+            let mut f = std::fs::File::create(&tmp).map_err(|e| Error::output(tmp.display(), e))?;
+            io::copy(&mut io::stdin().lock(), &mut f)
+                .map_err(|e| Error::input("standard input", e))?;
             inputs.push(Input {
                 location: Location::File(tmp.clone()),
                 stem: "stdin".into(),
@@ -844,7 +888,7 @@ fn process(a: ProcessArgs) -> CliResult {
             }
         } else if p.is_dir() {
             let mut files: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("cannot read directory {}: {e}", p.display()))?
+                .map_err(|e| Error::input(format!("directory {}", p.display()), e))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.is_file() && is_warc_name(f))
                 .collect();
@@ -866,7 +910,7 @@ fn process(a: ProcessArgs) -> CliResult {
     if let Some(m) = &a.manifest {
         let (index, count) = batch::task(a.task_index, a.task_count)?;
         let lines = pipeline::manifest::read(m)
-            .map_err(|e| format!("cannot read manifest {}: {e}", m.display()))?;
+            .map_err(|e| Error::input(format!("manifest {}", m.display()), e))?;
         for line in pipeline::manifest::shard(lines, index, count) {
             match pipeline::manifest::resolve(&line, a.input_base.as_deref()) {
                 Ok(i) => inputs.push(i),
@@ -880,7 +924,10 @@ fn process(a: ProcessArgs) -> CliResult {
     let mut seen = std::collections::HashSet::new();
     for i in &inputs {
         if !seen.insert(i.stem.clone()) {
-            return Err(format!("two inputs would both write {}.xml.gz; process them into different output directories", i.stem).into());
+            return Err(Error::Usage(format!(
+                "two inputs would both write {}.xml.gz; process them into different output directories",
+                i.stem
+            )));
         }
     }
     let threads = threads_or_cores(a.threads);
@@ -950,7 +997,7 @@ fn process(a: ProcessArgs) -> CliResult {
     if let Some(tmp) = spooled {
         let _ = std::fs::remove_file(tmp);
     }
-    let summary = result.map_err(|e| format!("writing to {}: {e}", a.out.display()))?;
+    let summary = result.map_err(|e| Error::output(a.out.display(), e))?;
     for (input, e) in &summary.files_failed {
         eprintln!("cowrex: {input}: {e}");
     }
@@ -970,30 +1017,33 @@ fn process(a: ProcessArgs) -> CliResult {
     if summary.interrupted {
         eprintln!(
             "cowrex: stopped by a signal; the input in progress was dropped, run the same command again to go on (exit code {})",
-            crate::signals::EXIT_RETRY
+            EXIT_INTERRUPTED
         );
-        return Ok(crate::signals::EXIT_RETRY);
+        return Ok(EXIT_INTERRUPTED);
     }
     Ok(if failed.is_empty() {
-        0
+        EXIT_OK
     } else {
         EXIT_INPUT_FAILED
     })
 }
 
 /// A duration option in seconds.
-fn seconds(s: f64, option: &str) -> Result<std::time::Duration, String> {
+fn seconds(s: f64, option: &str) -> Result<std::time::Duration, Error> {
     std::time::Duration::try_from_secs_f64(s)
-        .map_err(|_| format!("{option}: {s} is not a number of seconds"))
+        .map_err(|_| Error::Usage(format!("{option}: {s} is not a number of seconds")))
 }
 
-fn read_input(p: &Path) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+fn read_input(p: &Path) -> Result<Vec<u8>, Error> {
     if p.as_os_str() == "-" {
         let mut v = Vec::new();
-        io::stdin().lock().read_to_end(&mut v)?;
+        io::stdin()
+            .lock()
+            .read_to_end(&mut v)
+            .map_err(|e| Error::input("standard input", e))?;
         Ok(v)
     } else {
-        std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()).into())
+        std::fs::read(p).map_err(|e| Error::input(p.display(), e))
     }
 }
 
@@ -1002,16 +1052,16 @@ fn extract(a: ExtractArgs) -> CliResult {
     let bytes = read_input(&a.file)?;
     if a.plain_text {
         if matches!(a.format, Format::Markdown) {
-            return Err(
-                "--plain-text has no structure to write as Markdown; use --format text".into(),
-            );
+            return Err(Error::usage(
+                "--plain-text has no structure to write as Markdown; use --format text",
+            ));
         }
         return extract_plain_text(&bytes, extractor.models(), a.format, a.bias.bias);
     }
     let doc = extractor.extract(&bytes, Some(&a.url));
     let found = !doc.blocks.is_empty();
     let (blocks, threshold) = (&doc.blocks[..], doc.threshold);
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = Sink::stdout();
     match a.format {
         Format::Text => {
             let text = doc.text();
@@ -1086,7 +1136,7 @@ fn extract(a: ExtractArgs) -> CliResult {
         }
     }
     out.flush()?;
-    Ok(0)
+    Ok(EXIT_OK)
 }
 
 fn features(a: FeaturesArgs) -> CliResult {
@@ -1107,7 +1157,7 @@ fn features(a: FeaturesArgs) -> CliResult {
         ..Options::default()
     })?;
     let doc = extractor.extract(&bytes, None);
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = Sink::stdout();
     for b in &doc.blocks {
         write!(out, "{}\t{}", b.idx, b.text.replace(['\t', '\n'], " "))?;
         for v in &b.features {
@@ -1116,21 +1166,20 @@ fn features(a: FeaturesArgs) -> CliResult {
         writeln!(out)?;
     }
     out.flush()?;
-    Ok(0)
+    Ok(EXIT_OK)
 }
 
-fn load_dataset(p: &Path) -> Result<mlp::Dataset, Box<dyn std::error::Error>> {
-    let text =
-        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+fn load_dataset(p: &Path) -> Result<mlp::Dataset, Error> {
+    let text = std::fs::read_to_string(p).map_err(|e| Error::input(p.display(), e))?;
     let first = text.lines().next().unwrap_or("");
     let d = if first.split_whitespace().count() == 3 && !first.contains('\t') {
         mlp::Dataset::from_fann_dat(&text)
     } else {
         mlp::Dataset::from_tsv(&text)
     }
-    .map_err(|e| format!("{}: {e}", p.display()))?;
+    .map_err(|e| Error::Input(format!("{}: {e}", p.display())))?;
     if d.is_empty() {
-        return Err(format!("{}: no examples", p.display()).into());
+        return Err(Error::Input(format!("{}: no examples", p.display())));
     }
     Ok(d)
 }
@@ -1150,7 +1199,7 @@ fn train_mlp(a: TrainMlpArgs) -> CliResult {
     if let Some(m) = &a.evaluate {
         let (model, _) = crate::extractor::load_mlp(m)?;
         print_figures("", &mlp::evaluate(&model, &data, a.threshold));
-        return Ok(0);
+        return Ok(EXIT_OK);
     }
     let cfg = mlp::TrainConfig {
         hidden: a.hidden,
@@ -1160,13 +1209,15 @@ fn train_mlp(a: TrainMlpArgs) -> CliResult {
     };
     if let Some(out) = &a.out {
         let m = mlp::train(&data, cfg);
-        std::fs::write(out, m.to_compact())
-            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        std::fs::write(out, m.to_compact()).map_err(|e| Error::output(out.display(), e))?;
         print_figures("training set: ", &mlp::evaluate(&m, &data, a.threshold));
     }
     if let Some(k) = a.cv {
         if k < 2 || k > data.len() {
-            return Err(format!("--cv needs 2 ≤ K ≤ {} examples", data.len()).into());
+            return Err(Error::Usage(format!(
+                "--cv needs 2 ≤ K ≤ {} examples",
+                data.len()
+            )));
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let outputs = mlp::cross_validate(&data, cfg, k, threads);
@@ -1181,7 +1232,7 @@ fn train_mlp(a: TrainMlpArgs) -> CliResult {
         println!("{k}-fold cv at threshold {}:", a.threshold);
         print_figures("", &mlp::confusion(&outputs, &data.y, a.threshold));
     }
-    Ok(0)
+    Ok(EXIT_OK)
 }
 
 fn extract_plain_text(bytes: &[u8], models: &Models, format: Format, bias: f32) -> CliResult {
@@ -1189,11 +1240,13 @@ fn extract_plain_text(bytes: &[u8], models: &Models, format: Format, bias: f32) 
     let paras = ngram::paragraphs(&text);
     let lang = classify::identify_language(paras.iter().map(String::as_str));
     let Some(model) = models.ngram(lang) else {
-        return Err("--plain-text scores with the n-gram model; drop --ngram off".into());
+        return Err(Error::usage(
+            "--plain-text scores with the n-gram model; drop --ngram off",
+        ));
     };
     let scores: Vec<Option<f32>> = paras.iter().map(|p| model.score(p)).collect();
     let clean = |s: &Option<f32>| s.is_some_and(|s| s >= bias);
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = Sink::stdout();
     match format {
         Format::Text | Format::Markdown => {
             let kept: Vec<&str> = paras
@@ -1233,7 +1286,7 @@ fn extract_plain_text(bytes: &[u8], models: &Models, format: Format, bias: f32) 
         }
     }
     out.flush()?;
-    Ok(0)
+    Ok(EXIT_OK)
 }
 
 fn ngram_params(
@@ -1266,20 +1319,20 @@ fn page_sources(pages: &SetPages) -> Vec<usize> {
 }
 
 /// The selected sets of a pages directory and their pages.
-fn load_pages(
-    dir: &Path,
-    only: &[String],
-) -> Result<(Vec<String>, SetPages), Box<dyn std::error::Error>> {
-    let all = eval::list_sets(dir)
-        .map_err(|e| format!("{}: no ground-truth/ directory: {e}", dir.display()))?;
+fn load_pages(dir: &Path, only: &[String]) -> Result<(Vec<String>, SetPages), Error> {
+    let all = eval::list_sets(dir).map_err(|e| {
+        Error::Input(format!(
+            "{}: no ground-truth/ directory: {e}",
+            dir.display()
+        ))
+    })?;
     for s in only {
         if !all.contains(s) {
-            return Err(format!(
+            return Err(Error::Usage(format!(
                 "no set {s:?} in {} (sets: {})",
                 dir.display(),
                 all.join(", ")
-            )
-            .into());
+            )));
         }
     }
     let sets: Vec<String> = all
@@ -1287,11 +1340,14 @@ fn load_pages(
         .filter(|s| only.is_empty() || only.contains(s))
         .collect();
     if sets.is_empty() {
-        return Err(format!("{}: no sets (ground-truth/*.jsonl)", dir.display()).into());
+        return Err(Error::Input(format!(
+            "{}: no sets (ground-truth/*.jsonl)",
+            dir.display()
+        )));
     }
     let mut pages = Vec::new();
     for (i, set) in sets.iter().enumerate() {
-        let (p, missing) = eval::load_set(dir, set)?;
+        let (p, missing) = eval::load_set(dir, set).map_err(Error::Input)?;
         if !missing.is_empty() {
             eprintln!(
                 "cowrex: warning: {set}: {} pages have no HTML file (first: {})",
@@ -1316,12 +1372,12 @@ fn analyze_gold_pages(
     models: &Models,
     cfg: &Config,
     threads: usize,
-) -> Result<Vec<Option<document::Document>>, Box<dyn std::error::Error>> {
+) -> Result<Vec<Option<document::Document>>, Error> {
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
     eval::analyze_pages(&list, models, cfg, threads)
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
-        .map_err(Into::into)
+        .map_err(Error::Input)
 }
 
 /// Which blocks of a page the scorer chosen for `eval` keeps.
@@ -1362,18 +1418,13 @@ type Extraction = (
 
 /// Analyse the pages and extract each one's text with the chosen cowrex scorer; returns the
 /// scorer's description, the texts and the analyses.
-fn cowrex_texts(
-    a: &EvalArgs,
-    sets: &[String],
-    pages: &SetPages,
-) -> Result<Extraction, Box<dyn std::error::Error>> {
+fn cowrex_texts(a: &EvalArgs, sets: &[String], pages: &SetPages) -> Result<Extraction, Error> {
     let models = load_models(&a.model, a.scorer.scorer())?;
     if (a.cv.is_some() || a.loso) && !matches!(a.scorer, ScorerArg::Ngram | ScorerArg::Combined) {
-        return Err(
+        return Err(Error::usage(
             "--cv and --loso apply to --scorer ngram and combined (the MLPs are \
-                    cross-validated by `train mlp --cv`)"
-                .into(),
-        );
+                    cross-validated by `train mlp --cv`)",
+        ));
     }
     let threads = threads_or_cores(a.threads);
     let cfg = doc_config(&a.model, false);
@@ -1381,11 +1432,14 @@ fn cowrex_texts(
     let sources = page_sources(pages);
     let folds = match a.cv {
         Some(k) if k < 2 || k > pages.len() => {
-            return Err(format!("--cv needs 2 ≤ K ≤ {} pages", pages.len()).into());
+            return Err(Error::Usage(format!(
+                "--cv needs 2 ≤ K ≤ {} pages",
+                pages.len()
+            )));
         }
         Some(k) => Some(eval::Folds::by_page(pages.len(), k)),
         None if a.loso && sets.len() < 2 => {
-            return Err("--loso needs two sets or more".into());
+            return Err(Error::usage("--loso needs two sets or more"));
         }
         None => a.loso.then(|| eval::Folds::by_source(&sources)),
     };
@@ -1398,7 +1452,7 @@ fn cowrex_texts(
             let labels =
                 combined_labels(a.blocks.as_deref(), sets, pages, &docs, a.gbt.soft_labels)?;
             let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-            eval::cross_validate_markup(&list, &mut docs, &labels, folds)?;
+            eval::cross_validate_markup(&list, &mut docs, &labels, folds).map_err(Error::Input)?;
             if let Some(path) = &a.dump_features {
                 dump_features(path, &docs)?;
             }
@@ -1448,16 +1502,14 @@ fn cowrex_texts(
 
 /// Write the combined model's input rows of every block (`eval --dump-features`).
 fn dump_features(path: &Path, docs: &[Option<document::Document>]) -> CliResult {
-    let mut out = io::BufWriter::new(
-        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-    );
+    let mut out = Sink::create(path)?;
     for rows in eval::feature_rows(docs) {
         for v in rows {
             out.write_all(&v.to_le_bytes())?;
         }
     }
     out.flush()?;
-    Ok(0)
+    Ok(EXIT_OK)
 }
 
 /// Block labels of the analysed pages for the combined model: from the annotated copies under
@@ -1469,22 +1521,19 @@ fn combined_labels(
     pages: &SetPages,
     docs: &[Option<document::Document>],
     soft: bool,
-) -> Result<Vec<Vec<Option<f32>>>, Box<dyn std::error::Error>> {
+) -> Result<Vec<Vec<Option<f32>>>, Error> {
     let mut annotated = std::collections::HashMap::new();
     if let Some(dir) = blocks {
         for set in sets {
-            annotated.extend(eval::load_block_labels(dir, set)?);
+            annotated.extend(eval::load_block_labels(dir, set).map_err(Error::Input)?);
         }
     }
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-    Ok(eval::page_block_labels(&annotated, &list, docs, soft)?)
+    eval::page_block_labels(&annotated, &list, docs, soft).map_err(Error::Input)
 }
 
 /// The texts another tool extracted from the pages (`eval --texts`), in page order.
-fn external_texts(
-    file: &Path,
-    pages: &SetPages,
-) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+fn external_texts(file: &Path, pages: &SetPages) -> Result<Vec<String>, Error> {
     let content = read_text(file)?;
     let mut by_id: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for (n, line) in content
@@ -1492,10 +1541,14 @@ fn external_texts(
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let v: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", file.display(), n + 1))?;
+        let v: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| Error::Input(format!("{}:{}: {e}", file.display(), n + 1)))?;
         let (Some(id), Some(text)) = (v["page_id"].as_str(), v["text"].as_str()) else {
-            return Err(format!("{}:{}: needs page_id and text", file.display(), n + 1).into());
+            return Err(Error::Input(format!(
+                "{}:{}: needs page_id and text",
+                file.display(),
+                n + 1
+            )));
         };
         by_id.insert(id.to_owned(), text.to_owned());
     }
@@ -1513,9 +1566,12 @@ fn block_level(
     pages: &[(usize, eval::GoldPage)],
     docs: &[Option<document::Document>],
     kept: impl Fn(&[document::Block]) -> Vec<bool> + Copy,
-) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+) -> Result<serde_json::Value, Error> {
     if !dir.is_dir() {
-        return Err(format!("--blocks {}: no such directory", dir.display()).into());
+        return Err(Error::Input(format!(
+            "--blocks {}: no such directory",
+            dir.display()
+        )));
     }
     println!(
         "block level (labels: {}; boilerplate = positive)",
@@ -1527,7 +1583,7 @@ fn block_level(
     );
     let mut out = serde_json::Map::new();
     for (i, set) in sets.iter().enumerate() {
-        let labels = eval::load_block_labels(dir, set)?;
+        let labels = eval::load_block_labels(dir, set).map_err(Error::Input)?;
         if labels.is_empty() {
             continue;
         }
@@ -1536,7 +1592,7 @@ fn block_level(
             .zip(docs)
             .filter(|((s, _), _)| *s == i)
             .map(|((_, p), d)| (p, d));
-        let f = eval::block_figures(&labels, set_pages, kept)?;
+        let f = eval::block_figures(&labels, set_pages, kept).map_err(Error::Input)?;
         let c = f.confusion;
         println!(
             "{set:<20} {:>6} {:>7} {:>10} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
@@ -1563,20 +1619,20 @@ fn block_level(
     Ok(serde_json::Value::Object(out))
 }
 
-fn read_text(p: &Path) -> Result<String, Box<dyn std::error::Error>> {
-    let bytes = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+fn read_text(p: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(p).map_err(|e| Error::input(p.display(), e))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn train_ngram(a: TrainNgramArgs) -> CliResult {
-    let params = ngram_params(a.folding, a.order, a.q)?;
+    let params = ngram_params(a.folding, a.order, a.q).map_err(Error::Usage)?;
     if a.clean.is_empty() && a.pages.is_none() {
-        return Err("give clean text: --clean FILE or --pages DIR".into());
+        return Err(Error::usage("give clean text: --clean FILE or --pages DIR"));
     }
     if a.dirty.is_empty() && a.raw.is_empty() && a.pages.is_none() {
-        return Err(
-            "give dirty text: --dirty FILE, --raw FILE (differential) or --pages DIR".into(),
-        );
+        return Err(Error::usage(
+            "give dirty text: --dirty FILE, --raw FILE (differential) or --pages DIR",
+        ));
     }
     let new = || ngram::Counts::new(params.order, params.folding);
     let (mut clean, mut dirty, mut raw) = (new(), new(), new());
@@ -1636,7 +1692,8 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
         &mut docs,
         &labels,
         &eval::Folds::by_page(list.len(), 10),
-    )?;
+    )
+    .map_err(Error::Input)?;
     let labelled = labels.iter().flatten().flatten();
     let positive = labelled.clone().filter(|&&share| share < 0.5).count();
     eprintln!(
@@ -1672,7 +1729,7 @@ fn train_markup(a: TrainMarkupArgs) -> CliResult {
     )?;
     let labels = combined_labels(a.blocks.as_deref(), &sets, &pages, &docs, false)?;
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-    let model = eval::train_markup(&list, &docs, &labels)?;
+    let model = eval::train_markup(&list, &docs, &labels).map_err(Error::Input)?;
     eprintln!(
         "cowrex: {} pages of {}; {} words of class and id values seen on {} hosts or more",
         pages.len(),
@@ -1687,13 +1744,14 @@ fn train_markup(a: TrainMarkupArgs) -> CliResult {
 fn write_model(out: &Path, text: &str) -> CliResult {
     let bytes = if out.extension().is_some_and(|e| e == "gz") {
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        enc.write_all(text.as_bytes())?;
-        enc.finish()?
+        enc.write_all(text.as_bytes())
+            .and_then(|()| enc.finish())
+            .expect("gzip into memory")
     } else {
         text.as_bytes().to_vec()
     };
-    std::fs::write(out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    Ok(0)
+    std::fs::write(out, bytes).map_err(|e| Error::output(out.display(), e))?;
+    Ok(EXIT_OK)
 }
 
 fn evaluate(a: EvalArgs) -> CliResult {
@@ -1806,9 +1864,7 @@ fn evaluate(a: EvalArgs) -> CliResult {
         json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| kept(&a, b))?;
     }
     if let Some(p) = &a.dump_blocks {
-        let mut out = io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
-        );
+        let mut out = Sink::create(p)?;
         for (i, ((set, page), d)) in pages.iter().zip(&docs).enumerate() {
             let blocks = eval::blocks_of(d);
             let label = |j: usize| labels.as_ref().and_then(|l| l[i].get(j).copied().flatten());
@@ -1827,12 +1883,11 @@ fn evaluate(a: EvalArgs) -> CliResult {
         out.flush()?;
     }
     if let Some(p) = &a.json {
-        std::fs::write(p, format!("{json:#}\n"))
-            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        std::fs::write(p, format!("{json:#}\n")).map_err(|e| Error::output(p.display(), e))?;
     }
     println!(
         "macro precision={:.4} recall={:.4} f1={:.4}",
         macro_f.0, macro_f.1, macro_f.2
     );
-    Ok(0)
+    Ok(EXIT_OK)
 }

@@ -244,7 +244,7 @@ pub struct Link {
 }
 
 /// What happens to blocks whose text repeats an earlier block's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum DupBlocks {
     /// Written as `<dup idx="…" of="…">` (texrex).
     #[default]
@@ -269,18 +269,20 @@ pub enum Skip {
 }
 
 impl Skip {
-    pub fn reason(self) -> &'static str {
+    /// The record's fate.
+    pub fn fate(self) -> crate::fate::Fate {
+        use crate::fate::Fate;
         match self {
-            Skip::NoText => "no_text",
-            Skip::Filtered => "filtered",
-            Skip::BadQuality => "bad_quality",
-            Skip::Capped(_) => "capped",
+            Skip::NoText => Fate::NoText,
+            Skip::Filtered => Fate::Filtered,
+            Skip::BadQuality => Fate::BadQuality,
+            Skip::Capped(_) => Fate::Capped,
         }
     }
 }
 
 /// texrex's document filter (`DecideThreshs`); off unless configured.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct DocFilter {
     pub min_divs: usize,
     pub min_chars: usize,
@@ -301,7 +303,7 @@ impl Default for DocFilter {
 }
 
 /// Analysis settings.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize)]
 pub struct Config {
     /// A block with `bpv` above this is boilerplate; `None`: each document's
     /// [`decision_threshold`].
@@ -331,7 +333,7 @@ pub struct Config {
 
 /// What the output text masks with texrex's placeholders (`emailblank`, `uriblank`,
 /// `hashtagblank`), by texrex's patterns.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Mask {
     pub email: bool,
     pub uri: bool,

@@ -319,7 +319,7 @@ impl Cap {
 }
 
 /// How tags are recognised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum Syntax {
     /// HTML5 tokenizing: quotes only around attribute values, `script`/`style` and similar
     /// elements are raw text, tag names end at white space or `/`.
@@ -332,7 +332,7 @@ pub enum Syntax {
 }
 
 /// Caps that bound the work per document.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize)]
 pub struct Limits {
     /// Maximum number of open (unclosed, non-void) elements.
     pub max_depth: usize,

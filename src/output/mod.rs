@@ -4,6 +4,7 @@ pub mod filter;
 pub mod gz;
 pub mod inspect;
 pub mod jsonl;
+pub mod links;
 pub mod markdown;
 pub mod stats;
 pub mod xml;

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::fate::Fate;
+
 /// Statistics of one input file.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct FileStats {
@@ -70,9 +72,10 @@ pub struct Bytes {
 }
 
 impl FileStats {
-    /// Count one record's fate.
-    pub fn fate(&mut self, fate: &str) {
-        *self.fates.entry(fate.to_string()).or_default() += 1;
+    /// Count one record's fate and the bytes of its block.
+    pub fn fate(&mut self, fate: Fate, block_bytes: u64) {
+        Self::bump(&mut self.fates, fate.name(), 1);
+        Self::bump(&mut self.fate_bytes, fate.name(), block_bytes);
     }
 
     /// Add to a counter in a map.

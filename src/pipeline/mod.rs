@@ -8,6 +8,7 @@
 //! rather than once per record.
 
 pub mod manifest;
+pub mod select;
 pub mod stream;
 
 use std::collections::{BTreeMap, HashMap};
@@ -23,34 +24,43 @@ use md5::{Digest, Md5};
 use serde::Serialize;
 
 use crate::classify::{Models, quality};
-use crate::document::{self, Config, Meta, Page, StageTimes};
-use crate::features::texrex::format_general;
+use crate::document::{self, Config, StageTimes};
+use crate::fate::Fate;
 use crate::hex;
 use crate::output::gz::GzMembers;
 use crate::output::stats::FileStats;
 use crate::output::{jsonl, xml};
 use crate::shingle;
-use crate::warc::{self, Location, ReadItem, ReadOptions, Record, Retry, Source, http};
+use crate::warc::{self, Location, ReadItem, ReadOptions, Record, Retry, Source};
+use select::record_page;
 
 /// The default cap on a record's block, in bytes (`--max-payload`).
 pub const MAX_PAYLOAD: u64 = 16 << 20;
 
-/// Settings of a `process` run.
-#[derive(Debug, Clone)]
+/// Settings of a `process` run. Its serialised form, less the fields marked `skip` (which do
+/// not change what is written), is what [`config_hash`] hashes.
+#[derive(Debug, Clone, Serialize)]
 pub struct RunConfig {
+    #[serde(skip)]
     pub inputs: Vec<Input>,
+    #[serde(skip)]
     pub out_dir: PathBuf,
+    /// Outputs are the same at any number of threads.
+    #[serde(skip)]
     pub threads: usize,
     pub doc: Config,
     /// Record blocks above this many bytes are skipped (`skipped.payload_too_large`).
     pub max_payload: u64,
+    #[serde(skip)]
     pub progress: Progress,
-    /// gzip level of the outputs.
+    /// gzip level of the outputs: changes their bytes, not what they hold.
+    #[serde(skip)]
     pub compression: u32,
     pub formats: Formats,
     /// What happens to a document whose text equals an earlier document's of its input file.
     pub exact_dups: ExactDups,
     /// Retries of http(s) inputs.
+    #[serde(skip)]
     pub retry: Retry,
 }
 
@@ -141,7 +151,7 @@ impl Reporter {
 }
 
 /// Corpus formats to write (at least one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Formats {
     pub xml: bool,
     pub jsonl: bool,
@@ -151,7 +161,7 @@ pub struct Formats {
 /// Handling of exact duplicate documents (the same text as an earlier document of the same
 /// input file; across files, `cowrex dedup` finds them). Per file, so that an input's outputs
 /// do not depend on how a manifest is sharded or on which inputs a resumed run skips.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum ExactDups {
     /// Written with `duplicate-of="ID"` (XML, VRT) or `"duplicate_of"` (JSONL).
     #[default]
@@ -231,7 +241,7 @@ enum Done {
     },
     Record {
         warc_type: String,
-        fate: String,
+        fate: Fate,
         block_bytes: u64,
         truncated: Option<String>,
         doc: Option<Box<DocOut>>,
@@ -277,32 +287,11 @@ struct DocOut {
     model: &'static str,
 }
 
-/// Hash of everything that changes the output (model included), for `done.json`.
+/// Hash of everything that changes the output, for `done.json`: the run's settings as
+/// serialised (every field of [`RunConfig`] not marked `skip`) and the models' checksum.
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
-    let d = &cfg.doc;
-    let s = format!(
-        "v8 threshold={:?} max_depth={} max_blocks={} max_work={} syntax={:?} filter={:?} max_badness={:?} \
-         min_length={} shingles={} links={} dup_blocks={:?} markdown={:?} mask={:?} texrex_text={} \
-         max_payload={} formats={:?} exact_dups={:?} model={}",
-        d.threshold,
-        d.limits.max_depth,
-        d.limits.max_blocks,
-        d.limits.max_work,
-        d.syntax,
-        d.filter,
-        d.max_badness,
-        d.min_length,
-        d.shingles,
-        d.links,
-        d.dup_blocks,
-        d.markdown,
-        d.mask,
-        d.texrex_text,
-        cfg.max_payload,
-        cfg.formats,
-        cfg.exact_dups,
-        model_checksum
-    );
+    let settings = serde_json::to_string(cfg).expect("settings serialise");
+    let s = format!("v9 {settings} model={model_checksum}");
     hex(&Md5::digest(s.as_bytes()))
 }
 
@@ -478,8 +467,8 @@ fn worker(
                 Job::End { error, bytes } => Done::End { error, bytes },
                 Job::Abort => Done::Abort,
                 Job::Skipped { reason, bytes } => Done::Skipped { reason, bytes },
-                Job::TooLarge(r) => plain(&r, "skipped.payload_too_large"),
-                Job::Broken(r) => plain(&r, "error.read"),
+                Job::TooLarge(r) => plain(&r, Fate::PayloadTooLarge),
+                Job::Broken(r) => plain(&r, Fate::ReadError),
                 Job::Record(r, file) => {
                     let mut times = StageTimes::default();
                     let arcfile = &inputs[file].arcfile;
@@ -487,9 +476,9 @@ fn worker(
                         process_record(&r, arcfile, models, cfg, formats, max_payload, &mut times)
                     }));
                     let (fate, capped, doc) = match res {
-                        Ok(Ok(doc)) => ("written".to_string(), doc.capped, Some(doc)),
+                        Ok(Ok(doc)) => (Fate::Written, doc.capped, Some(doc)),
                         Ok(Err(r)) => (r.fate, r.capped.map(crate::html::Cap::name), None),
-                        Err(_) => ("error.panic".to_string(), None, None),
+                        Err(_) => (Fate::Panic, None, None),
                     };
                     Done::Record {
                         warc_type: r.warc_type.clone(),
@@ -510,10 +499,10 @@ fn worker(
     }
 }
 
-fn plain(r: &Record, fate: &str) -> Done {
+fn plain(r: &Record, fate: Fate) -> Done {
     Done::Record {
         warc_type: r.warc_type.clone(),
-        fate: fate.to_string(),
+        fate,
         block_bytes: r.block.len() as u64,
         truncated: r.truncated.clone(),
         doc: None,
@@ -549,91 +538,14 @@ pub(crate) fn not_a_warc(records_by_type: &BTreeMap<String, u64>, bytes: u64) ->
     }
 }
 
-/// Whether a media type is HTML.
-fn is_html_mime(m: &str) -> bool {
-    matches!(m, "text/html" | "application/xhtml+xml")
-}
-
-/// A record's HTML page, ready for [`document::analyze`], or the record's fate when it has
-/// none: not a response, an HTTP error, not HTML, binary, or a payload that cannot be
-/// decoded. A payload the server compressed is inflated into `decoded`.
-pub(crate) fn record_page<'r>(
-    r: &'r Record,
-    arcfile: &str,
-    max_payload: u64,
-    decoded: &'r mut Vec<u8>,
-) -> Result<Page<'r>, String> {
-    if r.warc_type != "response" {
-        return Err("skipped.not_response".into());
-    }
-    let resp = http::parse(&r.block);
-    if let Some(status) = resp.status
-        && !(200..300).contains(&status)
-    {
-        return Err("skipped.http_status".into());
-    }
-    let payload = &r.block[resp.body_start..];
-    let html = match (
-        resp.mime(),
-        r.identified_payload_type.as_deref().map(http::mime_of),
-    ) {
-        (Some(m), _) if is_html_mime(&m) => true,
-        (_, Some(m)) if is_html_mime(&m) => true,
-        (None, None) => looks_like_html(payload),
-        _ => false,
-    };
-    if !html {
-        return Err("skipped.not_html".into());
-    }
-    // Payloads still compressed by the server (crawlers normally store them decoded, often
-    // without removing the header).
-    let (raw, payload): (&[u8], &[u8]) = match resp.header("Content-Encoding").map(str::trim) {
-        Some(enc) if !enc.is_empty() && !enc.eq_ignore_ascii_case("identity") => {
-            match decode_content(enc, payload, max_payload)? {
-                Some(body) => {
-                    decoded.clear();
-                    decoded.extend_from_slice(&r.block[..resp.body_start]);
-                    decoded.extend_from_slice(&body);
-                    let decoded: &'r Vec<u8> = decoded;
-                    (&decoded[..], &decoded[resp.body_start..])
-                }
-                None => (&r.block[..], payload),
-            }
-        }
-        _ => (&r.block[..], payload),
-    };
-    // Checked on the decoded payload, so that a compressed one is judged by what it holds.
-    if looks_binary(payload) {
-        return Err("skipped.binary".into());
-    }
-    let meta = Meta {
-        url: r.target_uri.clone().unwrap_or_default(),
-        ip: r.ip.clone(),
-        record_id: r.record_id.clone(),
-        warc_date: r.warc_date.clone(),
-        http_date: resp.header("Date").map(str::to_string),
-        last_modified: resp.header("Last-Modified").map(str::to_string),
-        arcfile: arcfile.to_string(),
-        arcoffset: r.offset,
-        arclength: r.length,
-        truncated: r.truncated.clone(),
-    };
-    Ok(Page {
-        raw,
-        payload,
-        http_charset: resp.charset(),
-        meta,
-    })
-}
-
 /// Why a record gives no document: its fate, and the cap that stopped its segmentation.
 struct Rejected {
-    fate: String,
+    fate: Fate,
     capped: Option<crate::html::Cap>,
 }
 
-impl From<String> for Rejected {
-    fn from(fate: String) -> Rejected {
+impl From<Fate> for Rejected {
+    fn from(fate: Fate) -> Rejected {
         Rejected { fate, capped: None }
     }
 }
@@ -651,7 +563,7 @@ fn process_record(
     let mut decoded = Vec::new();
     let page = record_page(r, arcfile, max_payload, &mut decoded)?;
     let doc = document::analyze(page, models, cfg, times).map_err(|s| Rejected {
-        fate: format!("skipped.{}", s.reason()),
+        fate: s.fate(),
         capped: match s {
             document::Skip::Capped(c) => Some(c),
             _ => None,
@@ -676,22 +588,7 @@ fn process_record(
             .expect("writing to memory");
     }
     let mut links = Vec::new();
-    if !doc.links.is_empty() {
-        let badness = format_general(doc.badness.unwrap_or(0.0));
-        for l in &doc.links {
-            links.extend_from_slice(
-                format!(
-                    "{}\t{}\t{}\t{}\t{}\n",
-                    doc.meta.url,
-                    l.url,
-                    l.relation.as_str(),
-                    badness,
-                    format_general(l.bpv as f64)
-                )
-                .as_bytes(),
-            );
-        }
-    }
+    crate::output::links::write_lines(&mut links, &doc).expect("writing to memory");
     times.write += t.elapsed().as_nanos() as u64;
     Ok(DocOut {
         id: doc.id.clone(),
@@ -717,58 +614,6 @@ fn process_record(
         language: xml::language_code(doc.language),
         model: doc.model.map_or("custom", |m| m.code()),
     })
-}
-
-/// Undo a `Content-Encoding`. `Ok(None)`: the payload is not actually encoded (stored
-/// decoded); `Err`: it is encoded in a way that cannot be undone here.
-fn decode_content(encoding: &str, payload: &[u8], cap: u64) -> Result<Option<Vec<u8>>, String> {
-    use std::io::Read as _;
-    let enc = encoding.to_ascii_lowercase();
-    let mut out = Vec::new();
-    let result = match enc.as_str() {
-        "gzip" | "x-gzip" if payload.starts_with(&[0x1f, 0x8b]) => {
-            flate2::read::MultiGzDecoder::new(payload)
-                .take(cap + 1)
-                .read_to_end(&mut out)
-        }
-        "deflate"
-            if payload.first().is_some_and(|b| b & 0x0f == 8) && !looks_like_html(payload) =>
-        {
-            flate2::read::ZlibDecoder::new(payload)
-                .take(cap + 1)
-                .read_to_end(&mut out)
-        }
-        _ if looks_like_html(payload) || payload.trim_ascii_start().starts_with(b"<") => {
-            return Ok(None);
-        }
-        _ => return Err("skipped.content_encoded".into()),
-    };
-    match result {
-        Ok(_) if out.len() as u64 > cap => Err("skipped.payload_too_large".into()),
-        Ok(_) => Ok(Some(out)),
-        Err(_) => Err("error.content_decoding".into()),
-    }
-}
-
-/// Binary data served as HTML: many control characters (NUL and the like) in the first 4 KiB.
-pub(crate) fn looks_binary(payload: &[u8]) -> bool {
-    let head = &payload[..payload.len().min(4096)];
-    let control = head
-        .iter()
-        .filter(|&&b| b < 0x09 || (0x0e..0x1b).contains(&b))
-        .count();
-    !head.is_empty() && control * 20 > head.len()
-}
-
-/// Payloads without any Content-Type: HTML if they start like HTML.
-fn looks_like_html(payload: &[u8]) -> bool {
-    let head = payload[..payload.len().min(512)]
-        .trim_ascii_start()
-        .to_ascii_lowercase();
-    head.starts_with(b"<!doctype html")
-        || head.starts_with(b"<html")
-        || head.starts_with(b"<head")
-        || head.starts_with(b"<body")
 }
 
 /// One gzip output file of an input, written under a temporary name.
@@ -984,11 +829,10 @@ fn writer(
                         _ => None,
                     };
                     if first.is_some() && cfg.exact_dups == ExactDups::Skip {
-                        fate = "skipped.duplicate".to_string();
+                        fate = Fate::Duplicate;
                         doc = None;
                     }
-                    st.fate(&fate);
-                    FileStats::bump(&mut st.fate_bytes, &fate, block_bytes);
+                    st.fate(fate, block_bytes);
                     if let Some(c) = capped {
                         FileStats::bump(&mut st.capped, c, 1);
                     }
@@ -1139,4 +983,104 @@ fn finish_file(
         summary.files_done += 1;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> RunConfig {
+        RunConfig {
+            inputs: Vec::new(),
+            out_dir: PathBuf::from("out"),
+            threads: 1,
+            doc: Config::default(),
+            max_payload: MAX_PAYLOAD,
+            progress: Progress::Off,
+            compression: 6,
+            formats: Formats {
+                xml: true,
+                jsonl: false,
+                vrt: false,
+            },
+            exact_dups: ExactDups::default(),
+            retry: Retry::default(),
+        }
+    }
+
+    /// How many values the settings serialise to (nested objects counted by their values).
+    fn leaves(v: &serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Object(m) => m.values().map(leaves).sum(),
+            _ => 1,
+        }
+    }
+
+    /// A change of any setting that changes the output changes the hash; the settings that do
+    /// not are left out. A new field of `RunConfig` or `Config` is hashed unless marked
+    /// `#[serde(skip)]`, and fails this test until it is given a change below.
+    #[test]
+    fn the_configuration_hash_covers_every_setting_that_changes_the_output() {
+        type Change = fn(&mut RunConfig);
+        let changes: [Change; 22] = [
+            |c| c.doc.threshold = Some(0.5),
+            |c| c.doc.limits.max_depth += 1,
+            |c| c.doc.limits.max_blocks += 1,
+            |c| c.doc.limits.max_work += 1,
+            |c| c.doc.syntax = crate::html::Syntax::Texrex,
+            |c| c.doc.filter = Some(document::DocFilter::default()),
+            |c| c.doc.max_badness = Some(30.0),
+            |c| c.doc.min_length += 1,
+            |c| c.doc.shingles = !c.doc.shingles,
+            |c| c.doc.links = !c.doc.links,
+            |c| c.doc.dup_blocks = document::DupBlocks::Drop,
+            |c| c.doc.markdown = Some(true),
+            |c| c.doc.mask.email = true,
+            |c| c.doc.mask.uri = true,
+            |c| c.doc.mask.hashtag = true,
+            |c| c.doc.texrex_text = true,
+            |c| c.doc.marks = !c.doc.marks,
+            |c| c.max_payload += 1,
+            |c| c.formats.xml = false,
+            |c| c.formats.jsonl = true,
+            |c| c.formats.vrt = true,
+            |c| c.exact_dups = ExactDups::Skip,
+        ];
+        let base = settings();
+        let serialised = serde_json::to_value(&base).unwrap();
+        assert_eq!(
+            leaves(&serialised),
+            changes.len(),
+            "a setting without a change in this test: {serialised}"
+        );
+        let hash = config_hash(&base, "m");
+        assert_eq!(hash, config_hash(&settings(), "m"), "deterministic");
+        assert_ne!(hash, config_hash(&base, "n"), "the models count");
+        let mut seen = std::collections::HashSet::from([hash.clone()]);
+        for (i, change) in changes.iter().enumerate() {
+            let mut c = settings();
+            change(&mut c);
+            assert!(
+                seen.insert(config_hash(&c, "m")),
+                "change {i} is not hashed"
+            );
+        }
+        let unhashed: [Change; 6] = [
+            |c| c.inputs.push(Input::file(PathBuf::from("a.warc.gz"))),
+            |c| c.out_dir = PathBuf::from("elsewhere"),
+            |c| c.threads = 8,
+            |c| c.progress = Progress::Bar,
+            |c| c.compression = 1,
+            |c| c.retry.retries = 0,
+        ];
+        for (i, change) in unhashed.iter().enumerate() {
+            let mut c = settings();
+            change(&mut c);
+            assert_eq!(
+                config_hash(&c, "m"),
+                hash,
+                "setting {i} does not change the output"
+            );
+        }
+    }
 }

@@ -11,9 +11,11 @@ use std::sync::Arc;
 use crossbeam_channel::{Receiver, Sender};
 use rustc_hash::FxHashMap;
 
-use super::{Channels, Input, Job, channels, first_with_text, reader, record_page};
+use super::select::record_page;
+use super::{Channels, Input, Job, channels, first_with_text, reader};
 use crate::classify::Models;
 use crate::document::{self, Config, Document, StageTimes};
+use crate::fate::Fate;
 use crate::warc::Retry;
 
 /// Settings of a stream.
@@ -69,7 +71,7 @@ impl std::error::Error for InputError {}
 enum Out {
     Start(usize),
     /// A record's `WARC-Type` and its document or fate.
-    Record(String, Result<Box<Document>, String>),
+    Record(String, Result<Box<Document>, Fate>),
     Skipped(&'static str),
     /// The end of an input: the error that stopped reading it, and its length.
     End(Option<String>, u64),
@@ -148,24 +150,22 @@ fn worker(
                 Job::End { error, bytes } => Out::End(error, bytes),
                 Job::Abort => Out::Abort,
                 Job::Skipped { reason, .. } => Out::Skipped(reason),
-                Job::TooLarge(r) => {
-                    Out::Record(r.warc_type, Err("skipped.payload_too_large".into()))
-                }
-                Job::Broken(r) => Out::Record(r.warc_type, Err("error.read".into())),
+                Job::TooLarge(r) => Out::Record(r.warc_type, Err(Fate::PayloadTooLarge)),
+                Job::Broken(r) => Out::Record(r.warc_type, Err(Fate::ReadError)),
                 Job::Record(r, file) => {
                     let res = catch_unwind(AssertUnwindSafe(|| {
                         let mut decoded = Vec::new();
                         let page =
                             record_page(&r, &inputs[file].arcfile, max_payload, &mut decoded)?;
                         document::analyze(page, models, cfg, &mut StageTimes::default())
-                            .map_err(|s| format!("skipped.{}", s.reason()))
+                            .map_err(|s| s.fate())
                     }));
                     let warc_type = r.warc_type.clone();
                     Out::Record(
                         warc_type,
                         match res {
                             Ok(r) => r.map(Box::new),
-                            Err(_) => Err("error.panic".into()),
+                            Err(_) => Err(Fate::Panic),
                         },
                     )
                 }
@@ -210,12 +210,16 @@ impl Iterator for Documents {
                         let mut doc = match result {
                             Ok(doc) => doc,
                             Err(fate) => {
-                                *self.stats.fates.entry(fate).or_default() += 1;
+                                *self.stats.fates.entry(fate.name().into()).or_default() += 1;
                                 continue;
                             }
                         };
                         self.stats.documents += 1;
-                        *self.stats.fates.entry("written".into()).or_default() += 1;
+                        *self
+                            .stats
+                            .fates
+                            .entry(Fate::Written.name().into())
+                            .or_default() += 1;
                         doc.duplicate_of =
                             first_with_text(&mut self.seen, doc.fingerprint, &doc.id);
                         return Some(Ok(*doc));

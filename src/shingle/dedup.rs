@@ -360,6 +360,28 @@ pub fn read_blacklist(path: &Path, into: &mut HashSet<[u8; ID_LEN]>) -> io::Resu
     Ok(())
 }
 
+/// The inner error of an input that could not be read (see [`is_input_error`]).
+#[derive(Debug)]
+struct InputFailure(String);
+
+impl std::fmt::Display for InputFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputFailure {}
+
+fn input_failure(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), InputFailure(format!("{}: {e}", path.display())))
+}
+
+/// Whether an error of [`dedup`] is about one of its inputs (rather than its temporary files
+/// or output).
+pub fn is_input_error(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<InputFailure>())
+}
+
 /// Find near-duplicate documents in shingle files and write the blacklist (sorted ids, one
 /// per line) to `out`. `warn` receives messages about malformed lines.
 pub fn dedup(
@@ -372,11 +394,9 @@ pub fn dedup(
     let tmp = TempDir::new(&cfg.tmp_dir)?;
     let mut shingles = Sorter::<Shingle>::new(cfg, &tmp.0, "shingles");
     for path in inputs {
-        let reader = crate::open_maybe_gz(path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        let reader = crate::open_maybe_gz(path).map_err(|e| input_failure(path, e))?;
         for (n, line) in reader.split(b'\n').enumerate() {
-            let line =
-                line.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            let line = line.map_err(|e| input_failure(path, e))?;
             st.lines += 1;
             let line = line.strip_suffix(b"\r").unwrap_or(&line);
             let Some(s) = parse_line(line) else {
