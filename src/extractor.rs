@@ -282,7 +282,7 @@ impl Extractor {
             let input = if base.is_none() && !manifest::is_url(input) {
                 Input::file(PathBuf::from(input))
             } else {
-                manifest::resolve(input, base).map_err(Error::Input)?
+                manifest::resolve(input, base)?
             };
             if let Location::File(p) = &input.location {
                 std::fs::File::open(p)

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use serde_json::Value;
 
+use crate::error::Error;
 use crate::output::inspect::{csp_hash, esc};
 
 /// Counters of the most frequent hosts, at most this many (the space-saving algorithm).
@@ -130,9 +131,8 @@ impl Run {
 
 /// The `*.stats.json` files under `dir` and its subdirectories (a manifest run mirrors its
 /// inputs' paths), in path order; symbolic links are not followed.
-fn stats_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+fn stats_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::input(dir.display(), e))?;
     let mut paths: Vec<(PathBuf, bool)> = entries
         .filter_map(|e| e.ok())
         .map(|e| (e.path(), e.file_type().is_ok_and(|t| t.is_dir())))
@@ -150,14 +150,14 @@ fn stats_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
 
 /// Read a run's output directory: every `S.stats.json` in it or below it, and each input's
 /// JSONL corpus file (else its XML); `blacklist` is a blacklist of `cowrex dedup`.
-pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
+pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, Error> {
     let mut names = Vec::new();
     stats_files(dir, &mut names)?;
     if names.is_empty() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{} has no *.stats.json: not a cowrex output directory",
             dir.display()
-        ));
+        )));
     }
     let mut run = Run {
         dir: dir.to_owned(),
@@ -170,7 +170,7 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
         let v: Value = std::fs::read(path)
             .map_err(|e| e.to_string())
             .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| Error::input(path.display(), e))?;
         let stem = path
             .to_string_lossy()
             .trim_end_matches(".stats.json")
@@ -202,10 +202,10 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
     if let (Some(b), Some(mut ids)) = (blacklist, run.ids.take()) {
         // The blacklist is streamed: only the run's ids are held (as hashes), each counted once
         // however often the blacklist (say, several runs' joined) lists it.
-        let f = std::fs::File::open(b).map_err(|e| format!("cannot read {}: {e}", b.display()))?;
+        let f = std::fs::File::open(b).map_err(|e| Error::input(b.display(), e))?;
         let (mut listed, mut here) = (0u64, 0u64);
         for line in std::io::BufReader::new(f).lines() {
-            let line = line.map_err(|e| format!("{}: {e}", b.display()))?;
+            let line = line.map_err(|e| Error::input(b.display(), e))?;
             if let Some(id) = line.split_whitespace().next() {
                 listed += 1;
                 here += u64::from(ids.remove(&id_hash(id)));
@@ -216,15 +216,14 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, String> {
     Ok(run)
 }
 
-fn lines(path: &Path) -> Result<impl Iterator<Item = std::io::Result<String>>, String> {
-    let f =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+fn lines(path: &Path) -> Result<impl Iterator<Item = std::io::Result<String>>, Error> {
+    let f = std::fs::File::open(path).map_err(|e| Error::input(path.display(), e))?;
     Ok(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(f)).lines())
 }
 
-fn read_jsonl(path: &Path, run: &mut Run) -> Result<(), String> {
+fn read_jsonl(path: &Path, run: &mut Run) -> Result<(), Error> {
     for line in lines(path)? {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+        let line = line.map_err(|e| Error::input(path.display(), e))?;
         let Ok(d) = serde_json::from_str::<Value>(&line) else {
             continue;
         };
@@ -262,9 +261,9 @@ fn attr<'a>(line: &'a str, name: &str) -> Option<&'a str> {
     line[at..].split('"').next()
 }
 
-fn read_xml(path: &Path, run: &mut Run) -> Result<(), String> {
+fn read_xml(path: &Path, run: &mut Run) -> Result<(), Error> {
     for line in lines(path)? {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+        let line = line.map_err(|e| Error::input(path.display(), e))?;
         let num = |k: &str| {
             attr(&line, k)
                 .and_then(|v| v.parse::<f64>().ok())

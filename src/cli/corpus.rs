@@ -116,7 +116,7 @@ pub(super) fn stats_merge(a: StatsMergeArgs) -> CliResult {
                 .map_err(|e| Error::Input(format!("{}: {e}", f.display())))?,
         );
     }
-    let merged = crate::output::stats::merge(&values).map_err(Error::Input)?;
+    let merged = crate::output::stats::merge(&values)?;
     let text = serde_json::to_string_pretty(&merged).expect("a JSON value serialises") + "\n";
     match &a.out {
         Some(o) => std::fs::write(o, text).map_err(|e| Error::output(o.display(), e))?,

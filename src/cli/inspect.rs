@@ -163,7 +163,7 @@ pub(super) struct ReportArgs {
 }
 
 pub(super) fn report(a: ReportArgs) -> CliResult {
-    let run = crate::report::gather(&a.dir, a.blacklist.as_deref()).map_err(Error::Input)?;
+    let run = crate::report::gather(&a.dir, a.blacklist.as_deref())?;
     std::fs::write(&a.output, crate::report::render(&run))
         .map_err(|e| Error::output(a.output.display(), e))?;
     eprintln!(

@@ -883,7 +883,7 @@ fn process(a: ProcessArgs) -> CliResult {
                 Ok(i) => inputs.push(i),
                 Err(e) => {
                     eprintln!("cowrex: {e}");
-                    failed.push((url.to_string(), e));
+                    failed.push((url.to_string(), e.to_string()));
                 }
             }
         } else if p.is_dir() {
@@ -916,7 +916,7 @@ fn process(a: ProcessArgs) -> CliResult {
                 Ok(i) => inputs.push(i),
                 Err(e) => {
                     eprintln!("cowrex: {e}");
-                    failed.push((line, e));
+                    failed.push((line, e.to_string()));
                 }
             }
         }
@@ -1347,7 +1347,7 @@ fn load_pages(dir: &Path, only: &[String]) -> Result<(Vec<String>, SetPages), Er
     }
     let mut pages = Vec::new();
     for (i, set) in sets.iter().enumerate() {
-        let (p, missing) = eval::load_set(dir, set).map_err(Error::Input)?;
+        let (p, missing) = eval::load_set(dir, set)?;
         if !missing.is_empty() {
             eprintln!(
                 "cowrex: warning: {set}: {} pages have no HTML file (first: {})",
@@ -1377,7 +1377,6 @@ fn analyze_gold_pages(
     eval::analyze_pages(&list, models, cfg, threads)
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
-        .map_err(Error::Input)
 }
 
 /// Which blocks of a page the scorer chosen for `eval` keeps.
@@ -1452,7 +1451,7 @@ fn cowrex_texts(a: &EvalArgs, sets: &[String], pages: &SetPages) -> Result<Extra
             let labels =
                 combined_labels(a.blocks.as_deref(), sets, pages, &docs, a.gbt.soft_labels)?;
             let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-            eval::cross_validate_markup(&list, &mut docs, &labels, folds).map_err(Error::Input)?;
+            eval::cross_validate_markup(&list, &mut docs, &labels, folds)?;
             if let Some(path) = &a.dump_features {
                 dump_features(path, &docs)?;
             }
@@ -1525,11 +1524,11 @@ fn combined_labels(
     let mut annotated = std::collections::HashMap::new();
     if let Some(dir) = blocks {
         for set in sets {
-            annotated.extend(eval::load_block_labels(dir, set).map_err(Error::Input)?);
+            annotated.extend(eval::load_block_labels(dir, set)?);
         }
     }
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-    eval::page_block_labels(&annotated, &list, docs, soft).map_err(Error::Input)
+    eval::page_block_labels(&annotated, &list, docs, soft)
 }
 
 /// The texts another tool extracted from the pages (`eval --texts`), in page order.
@@ -1583,7 +1582,7 @@ fn block_level(
     );
     let mut out = serde_json::Map::new();
     for (i, set) in sets.iter().enumerate() {
-        let labels = eval::load_block_labels(dir, set).map_err(Error::Input)?;
+        let labels = eval::load_block_labels(dir, set)?;
         if labels.is_empty() {
             continue;
         }
@@ -1592,7 +1591,7 @@ fn block_level(
             .zip(docs)
             .filter(|((s, _), _)| *s == i)
             .map(|((_, p), d)| (p, d));
-        let f = eval::block_figures(&labels, set_pages, kept).map_err(Error::Input)?;
+        let f = eval::block_figures(&labels, set_pages, kept)?;
         let c = f.confusion;
         println!(
             "{set:<20} {:>6} {:>7} {:>10} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
@@ -1692,8 +1691,7 @@ fn train_combined(a: TrainCombinedArgs) -> CliResult {
         &mut docs,
         &labels,
         &eval::Folds::by_page(list.len(), 10),
-    )
-    .map_err(Error::Input)?;
+    )?;
     let labelled = labels.iter().flatten().flatten();
     let positive = labelled.clone().filter(|&&share| share < 0.5).count();
     eprintln!(
@@ -1729,7 +1727,7 @@ fn train_markup(a: TrainMarkupArgs) -> CliResult {
     )?;
     let labels = combined_labels(a.blocks.as_deref(), &sets, &pages, &docs, false)?;
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-    let model = eval::train_markup(&list, &docs, &labels).map_err(Error::Input)?;
+    let model = eval::train_markup(&list, &docs, &labels)?;
     eprintln!(
         "cowrex: {} pages of {}; {} words of class and id values seen on {} hosts or more",
         pages.len(),

@@ -26,6 +26,7 @@ use crate::classify::mlp::Confusion;
 use crate::classify::ngram::{Counts, NgramModel};
 use crate::classify::{Models, combined, gbt, markup};
 use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
+use crate::error::Error;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One page with its gold text.
@@ -60,18 +61,17 @@ pub fn list_sets(dir: &Path) -> std::io::Result<Vec<String>> {
 
 /// The pages of one set, in the order of its ground-truth file. Lines without a page file are
 /// reported in the second value.
-pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), String> {
+pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), Error> {
     let gt = dir.join("ground-truth").join(format!("{set}.jsonl"));
-    let text =
-        std::fs::read_to_string(&gt).map_err(|e| format!("cannot read {}: {e}", gt.display()))?;
+    let text = std::fs::read_to_string(&gt).map_err(|e| Error::input(gt.display(), e))?;
     let (mut pages, mut missing) = (Vec::new(), Vec::new());
     for (n, line) in text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let v: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", gt.display(), n + 1))?;
+        let v: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| Error::Input(format!("{}:{}: {e}", gt.display(), n + 1)))?;
         let field = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
         let list = |k: &str| -> Vec<String> {
             v.get(k)
@@ -85,11 +85,11 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), S
                 .unwrap_or_default()
         };
         let (Some(id), Some(gold)) = (field("page_id"), field("plaintext")) else {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{}:{}: needs page_id and plaintext",
                 gt.display(),
                 n + 1
-            ));
+            )));
         };
         let base = dir.join("html").join(set);
         let path = [format!("{id}.html.gz"), format!("{id}.html")]
@@ -135,7 +135,7 @@ const LABEL_DIRS: [(&str, &str); 2] = [("original", "annotated"), ("raw_html", "
 /// `DIR/<set>/annotated/NAME`, or `raw_html/` with `prepared_html/`), keyed by page id: the
 /// SHA-256 (hex) of the original page's bytes, as in the pages layout, and also the file name
 /// without `.html[.gz]`. Empty when the set has no labels there.
-pub fn load_block_labels(dir: &Path, set: &str) -> Result<HashMap<String, PathBuf>, String> {
+pub fn load_block_labels(dir: &Path, set: &str) -> Result<HashMap<String, PathBuf>, Error> {
     use sha2::Digest;
     let mut out = HashMap::new();
     for (orig, ann) in LABEL_DIRS {
@@ -143,15 +143,14 @@ pub fn load_block_labels(dir: &Path, set: &str) -> Result<HashMap<String, PathBu
         if !orig.is_dir() || !ann.is_dir() {
             continue;
         }
-        let entries =
-            std::fs::read_dir(&orig).map_err(|e| format!("cannot read {}: {e}", orig.display()))?;
+        let entries = std::fs::read_dir(&orig).map_err(|e| Error::input(orig.display(), e))?;
         for e in entries.filter_map(|e| e.ok()) {
             let annotated = ann.join(e.file_name());
             if !annotated.is_file() {
                 continue;
             }
             let bytes =
-                read_page(&e.path()).map_err(|err| format!("{}: {err}", e.path().display()))?;
+                read_page(&e.path()).map_err(|err| Error::input(e.path().display(), err))?;
             let name = e.file_name().to_string_lossy().into_owned();
             let stem = name.trim_end_matches(".gz").trim_end_matches(".html");
             out.insert(stem.to_owned(), annotated.clone());
@@ -324,9 +323,9 @@ pub fn analyze_pages(
     models: &Models,
     cfg: &Config,
     threads: usize,
-) -> Vec<Result<Option<Document>, String>> {
+) -> Vec<Result<Option<Document>, Error>> {
     let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, Result<Option<Document>, String>)> = std::thread::scope(|s| {
+    let mut done: Vec<(usize, Result<Option<Document>, Error>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads.max(1))
             .map(|_| {
                 s.spawn(|| {
@@ -335,7 +334,7 @@ pub fn analyze_pages(
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(p) = pages.get(i) else { return out };
                         let r = read_page(&p.path)
-                            .map_err(|e| format!("{}: {e}", p.path.display()))
+                            .map_err(|e| Error::input(p.path.display(), e))
                             .map(|bytes| {
                                 let page = Page {
                                     raw: &bytes,
@@ -390,13 +389,13 @@ pub fn block_figures<'a>(
     labels: &HashMap<String, PathBuf>,
     pages: impl IntoIterator<Item = (&'a GoldPage, &'a Option<Document>)>,
     kept: impl Fn(&[Block]) -> Vec<bool>,
-) -> Result<BlockFigures, String> {
+) -> Result<BlockFigures, Error> {
     let mut f = BlockFigures::default();
     for (p, d) in pages {
         let Some(annotated) = labels.get(&p.id) else {
             continue;
         };
-        let html = read_page(annotated).map_err(|e| format!("{}: {e}", annotated.display()))?;
+        let html = read_page(annotated).map_err(|e| Error::input(annotated.display(), e))?;
         let Some(reference) = labels::labelled_words(&html) else {
             continue;
         };
@@ -431,7 +430,7 @@ pub fn page_block_labels(
     pages: &[&GoldPage],
     docs: &[Option<Document>],
     soft: bool,
-) -> Result<Vec<Vec<Option<f32>>>, String> {
+) -> Result<Vec<Vec<Option<f32>>>, Error> {
     let hard = |label: Option<bool>| label.map(|content| if content { 1.0 } else { 0.0 });
     pages
         .iter()
@@ -440,7 +439,7 @@ pub fn page_block_labels(
             let blocks = blocks_of(d);
             let texts: Vec<&str> = blocks.iter().map(|b| b.cleansed.as_str()).collect();
             if let Some(path) = annotated.get(&p.id) {
-                let html = read_page(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let html = read_page(path).map_err(|e| Error::input(path.display(), e))?;
                 if let Some(reference) = labels::labelled_words(&html) {
                     let aligned = labels::align(&texts, &reference);
                     return Ok(aligned
@@ -914,10 +913,10 @@ fn markup_counts(
 }
 
 /// The markup words of the pages (read from their files), to name a model's tokens.
-fn markup_words(pages: &[&GoldPage]) -> Result<Vec<Vec<u8>>, String> {
+fn markup_words(pages: &[&GoldPage]) -> Result<Vec<Vec<u8>>, Error> {
     let mut words = std::collections::BTreeSet::new();
     for p in pages {
-        let html = read_page(&p.path).map_err(|e| format!("{}: {e}", p.path.display()))?;
+        let html = read_page(&p.path).map_err(|e| Error::input(p.path.display(), e))?;
         words.extend(crate::html::markup_words(&html));
     }
     Ok(words.into_iter().collect())
@@ -928,7 +927,7 @@ pub fn train_markup(
     pages: &[&GoldPage],
     docs: &[Option<Document>],
     labels: &[Vec<Option<f32>>],
-) -> Result<markup::MarkupModel, String> {
+) -> Result<markup::MarkupModel, Error> {
     let mut counts = markup_counts(pages, docs, labels, |_| true);
     counts.name(markup_words(pages)?);
     Ok(counts.model())
@@ -942,7 +941,7 @@ pub fn cross_validate_markup(
     docs: &mut [Option<Document>],
     labels: &[Vec<Option<f32>>],
     folds: &Folds,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let words = markup_words(pages)?;
     for fold in 0..folds.count {
         let mut counts = markup_counts(pages, docs, labels, |i| folds.of[i] != fold);

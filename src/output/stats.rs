@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::error::Error;
 use crate::fate::Fate;
 
 /// Statistics of one input file.
@@ -91,7 +92,7 @@ impl FileStats {
 
 /// Sum per-file statistics (`cowrex stats merge`): numbers are added, maps merged key by key,
 /// and each file's `input` is listed under `inputs`.
-pub fn merge(files: &[serde_json::Value]) -> Result<serde_json::Value, String> {
+pub fn merge(files: &[serde_json::Value]) -> Result<serde_json::Value, Error> {
     use serde_json::{Map, Value};
     fn add(
         into: &mut Map<String, Value>,
@@ -123,13 +124,13 @@ pub fn merge(files: &[serde_json::Value]) -> Result<serde_json::Value, String> {
     let mut inputs = Vec::new();
     for f in files {
         let Value::Object(m) = f else {
-            return Err("not a stats object".into());
+            return Err(Error::Input("not a stats object".into()));
         };
         let mut m = m.clone();
         if let Some(i) = m.remove("input") {
             inputs.push(i);
         }
-        add(&mut total, &m, "")?;
+        add(&mut total, &m, "").map_err(Error::Input)?;
     }
     total.insert("files".into(), inputs.len().into());
     total.insert("inputs".into(), Value::Array(inputs));

@@ -10,6 +10,7 @@ use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
 use super::Input;
+use crate::error::Error;
 use crate::open_maybe_gz;
 use crate::warc::Location;
 
@@ -45,15 +46,15 @@ pub fn is_url(s: &str) -> bool {
 /// The input a manifest line names: a path or `file://` URL (relative lines are joined to a
 /// directory `base`), or an http(s) URL (relative lines are joined to a URL `base`, such as
 /// `https://data.commoncrawl.org/`). `Err` for lines that cannot be read or mirrored.
-pub fn resolve(line: &str, base: Option<&str>) -> Result<Input, String> {
+pub fn resolve(line: &str, base: Option<&str>) -> Result<Input, Error> {
     let base_url = base.filter(|b| is_url(b));
     if is_url(line) || (base_url.is_some() && !line.contains("://") && !line.starts_with('/')) {
         return resolve_url(line, base_url);
     }
     if line.contains("://") && !line.starts_with("file://") {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{line}: only local paths, file:// and http(s):// URLs can be read"
-        ));
+        )));
     }
     let base = base.map(|b| Path::new(b.strip_prefix("file://").unwrap_or(b)));
     let local = line.strip_prefix("file://").unwrap_or(line);
@@ -74,7 +75,7 @@ pub fn resolve(line: &str, base: Option<&str>) -> Result<Input, String> {
 }
 
 /// An http(s) input; its outputs mirror the URL's path (below the base, if it is under it).
-fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, String> {
+fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, Error> {
     let url = match base {
         Some(b) if !is_url(line) => {
             let b = if b.ends_with('/') {
@@ -86,7 +87,7 @@ fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, String> {
         }
         _ => url::Url::parse(line),
     }
-    .map_err(|e| format!("{line}: not a valid URL: {e}"))?;
+    .map_err(|e| Error::Input(format!("{line}: not a valid URL: {e}")))?;
     let path = url.path();
     let rel = base
         .and_then(|b| url::Url::parse(b).ok())
@@ -106,16 +107,16 @@ fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, String> {
 
 /// Set the stem and `arcfile` of an input to its mirrored relative path `rel`, which must
 /// stay under the output directory (no `..`, no root).
-fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), String> {
+fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), Error> {
     let rel_path = Path::new(rel);
     if rel.is_empty()
         || rel_path
             .components()
             .any(|c| !matches!(c, std::path::Component::Normal(_)))
     {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{line}: cannot mirror this path under the output directory"
-        ));
+        )));
     }
     let mut stem = rel;
     for ext in [".gz", ".warc", ".arc"] {
@@ -128,7 +129,9 @@ fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), String> {
             .components()
             .any(|c| !matches!(c, std::path::Component::Normal(_)))
     {
-        return Err(format!("{line}: no file name to name the outputs after"));
+        return Err(Error::Input(format!(
+            "{line}: no file name to name the outputs after"
+        )));
     }
     input.stem = stem.to_string();
     input.arcfile = rel.to_string();
