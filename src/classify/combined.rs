@@ -20,26 +20,6 @@ use crate::html::cue;
 /// Number of features per block.
 pub const N_FEATURES: usize = 144 + CUE_FEATURES;
 
-/// The column of the feature "the block is in the main region" (for tests).
-pub const IN_MAIN_REGION: usize = N_FEATURES
-    - CUE_FEATURES
-    - REGION_FEATURES
-    - TEXT_FEATURES
-    - KIND_FEATURES
-    - SHARE_FEATURES
-    - MARKUP_FEATURES
-    - page_kind::COUNT
-    + 10;
-
-/// The markup model's view of a block ([`super::markup::MarkupScore`]): the sum, lowest and
-/// highest weight of the words around it, and how many it knows.
-const MARKUP_FEATURES: usize = 4;
-
-/// The last features of a row: the shares of the page's words in main content (`<main>`), in
-/// an item's body (`itemprop`) and hidden, and the block's text density over the page's
-/// highest.
-const SHARE_FEATURES: usize = 4;
-
 /// What a page says of itself outside its blocks, which the features compare its blocks with.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageText {
@@ -375,143 +355,455 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
     out
 }
 
+/// What the feature groups read: a page's blocks and what is computed once per page.
+struct View<'a> {
+    blocks: &'a [Block],
+    page: &'a PageText,
+    region: Vec<[f32; REGION_FEATURES]>,
+    text: Vec<[f32; TEXT_FEATURES]>,
+    kind: Vec<[f32; KIND_FEATURES]>,
+    cues: Vec<[f32; CUE_FEATURES]>,
+    /// Characters of the blocks before each block.
+    chars_before: Vec<usize>,
+    total_chars: usize,
+    total_words: u32,
+    /// The block with the most words (the first of equals).
+    largest: usize,
+    /// Words of the blocks jusText keeps.
+    good_words: f32,
+    /// Blocks inside `<article>`.
+    article_blocks: f32,
+    /// The first and last blocks jusText keeps.
+    first_good: usize,
+    last_good: usize,
+    /// Words in main content (`<main>`), in an item's body (`itemprop`) and hidden.
+    marked: [f32; 3],
+    /// The page's highest text density (at least 1).
+    densest: f64,
+}
+
+impl<'a> View<'a> {
+    fn new(blocks: &'a [Block], regions: &[(u32, u32)], page: &'a PageText) -> View<'a> {
+        let n = blocks.len();
+        let marked = |bits: u32| {
+            blocks
+                .iter()
+                .filter(|b| b.cues & bits != 0)
+                .map(|b| b.boilerpipe.0.words as f32)
+                .sum::<f32>()
+        };
+        let good = |b: &Block| b.justext.class == Class::Good;
+        let mut chars_before = Vec::with_capacity(n);
+        let mut chars = 0usize;
+        for b in blocks {
+            chars_before.push(chars);
+            chars += b.chars;
+        }
+        View {
+            blocks,
+            page,
+            region: region_features(blocks, regions),
+            text: text_features(blocks, page),
+            kind: kind_features(blocks),
+            cues: cue_features(blocks),
+            chars_before,
+            total_chars: chars.max(1),
+            total_words: blocks
+                .iter()
+                .map(|b| b.boilerpipe.0.words)
+                .sum::<u32>()
+                .max(1),
+            largest: (0..n)
+                .max_by_key(|&i| (blocks[i].boilerpipe.0.words, std::cmp::Reverse(i)))
+                .unwrap_or(0),
+            good_words: blocks
+                .iter()
+                .filter(|b| good(b))
+                .map(|b| b.boilerpipe.0.words as f32)
+                .sum(),
+            article_blocks: blocks.iter().filter(|b| b.cues & cue::ARTICLE != 0).count() as f32,
+            first_good: blocks.iter().position(good).unwrap_or(n),
+            last_good: blocks.iter().rposition(good).unwrap_or(0),
+            marked: [
+                marked(cue::MAIN),
+                marked(cue::BODY_PROP),
+                marked(cue::HIDDEN),
+            ],
+            densest: blocks
+                .iter()
+                .map(|b| b.boilerpipe.0.text_density)
+                .fold(0f64, f64::max)
+                .max(1.0),
+        }
+    }
+
+    /// The previous block, the block and the next.
+    fn around(&self, i: usize) -> [Option<&'a Block>; 3] {
+        let at = |k: Option<usize>| k.and_then(|k| self.blocks.get(k));
+        [at(i.checked_sub(1)), self.blocks.get(i), at(Some(i + 1))]
+    }
+
+    /// The blocks up to `r` before and after block `i`.
+    fn window(&self, i: usize, r: usize) -> &'a [Block] {
+        &self.blocks[i.saturating_sub(r)..(i + r + 1).min(self.blocks.len())]
+    }
+}
+
+/// The n-gram score the model reads: clamped to ±10, 0 without one.
+fn ngram(b: &Block) -> f32 {
+    b.ngram.map_or(0.0, |s| s.clamp(-10.0, 10.0))
+}
+
+fn flag(b: bool) -> f32 {
+    f32::from(u8::from(b))
+}
+
+/// A group of the model's features: their names, and how a block's values are computed (one
+/// per name, in the same order).
+struct Group {
+    names: fn() -> Vec<String>,
+    values: fn(&View, usize, &mut Vec<f32>),
+}
+
+fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|n| n.to_string()).collect()
+}
+
+fn cue_names(prefix: &str, suffix: &str) -> Vec<String> {
+    cue::NAMES
+        .iter()
+        .map(|n| format!("{prefix}{n}{suffix}"))
+        .collect()
+}
+
+/// The model's features per block, group by group: the one definition of its input, for
+/// training, scoring and [`feature_names`].
+static GROUPS: [Group; 22] = [
+    // texrex's 37 block features.
+    Group {
+        names: || {
+            crate::features::texrex::FEATURE_NAMES
+                .iter()
+                .map(|n| format!("texrex.{n}"))
+                .collect()
+        },
+        values: |v, i, out| out.extend(v.blocks[i].features.iter().map(|&f| f as f32)),
+    },
+    // The MLP's and NCleaner's scores.
+    Group {
+        names: || names(&["mlp", "ngram", "ngram_missing"]),
+        values: |v, i, out| {
+            let b = &v.blocks[i];
+            out.extend([b.mlp, ngram(b), flag(b.ngram.is_none())]);
+        },
+    },
+    // jusText's context-free class.
+    Group {
+        names: || {
+            names(&[
+                "justext_cf_bad",
+                "justext_cf_good",
+                "justext_cf_short",
+                "justext_cf_neargood",
+            ])
+        },
+        values: |v, i, out| {
+            let cf = v.blocks[i].justext.context_free;
+            out.extend(
+                [Class::Bad, Class::Good, Class::Short, Class::NearGood].map(|c| flag(cf == c)),
+            );
+        },
+    },
+    // jusText's final class and stop-word density.
+    Group {
+        names: || names(&["justext_good", "justext_stopword_density"]),
+        values: |v, i, out| {
+            let jt = v.blocks[i].justext;
+            out.extend([flag(jt.class == Class::Good), jt.stopword_density as f32]);
+        },
+    },
+    // boilerpipe's words, link density and text density of the previous, current and next
+    // block.
+    Group {
+        names: || names(&["words_prev", "words", "words_next"]),
+        values: |v, i, out| {
+            out.extend(
+                v.around(i)
+                    .map(|nb| nb.map_or(0.0, |x| log1p(x.boilerpipe.0.words as f64))),
+            );
+        },
+    },
+    Group {
+        names: || names(&["link_density_prev", "link_density", "link_density_next"]),
+        values: |v, i, out| {
+            out.extend(
+                v.around(i)
+                    .map(|nb| nb.map_or(0.0, |x| x.boilerpipe.0.link_density() as f32)),
+            );
+        },
+    },
+    Group {
+        names: || names(&["text_density_prev", "text_density", "text_density_next"]),
+        values: |v, i, out| {
+            out.extend(
+                v.around(i)
+                    .map(|nb| nb.map_or(0.0, |x| x.boilerpipe.0.text_density as f32)),
+            );
+        },
+    },
+    // boilerpipe's four decisions.
+    Group {
+        names: || {
+            names(&[
+                "boilerpipe_densitometric",
+                "boilerpipe_num_words",
+                "boilerpipe_cleaneval",
+                "boilerpipe_largest",
+            ])
+        },
+        values: |v, i, out| {
+            let d = v.blocks[i].boilerpipe.1;
+            out.extend([d.densitometric, d.num_words, d.cleaneval, d.largest].map(flag));
+        },
+    },
+    // The structural cues of the elements around the block.
+    Group {
+        names: || cue_names("cue_", ""),
+        values: |v, i, out| {
+            let cues = v.blocks[i].cues;
+            out.extend((0..cue::COUNT).map(|bit| flag(cues & (1 << bit) != 0)));
+        },
+    },
+    // Its position and size in the page.
+    Group {
+        names: || names(&["position_blocks", "position_chars", "chars", "chars_share"]),
+        values: |v, i, out| {
+            let b = &v.blocks[i];
+            out.extend([
+                i as f32 / v.blocks.len() as f32,
+                v.chars_before[i] as f32 / v.total_chars as f32,
+                log1p(b.chars as f64),
+                b.chars as f32 / v.total_chars as f32,
+            ]);
+        },
+    },
+    // The neighbours' MLP and n-gram scores.
+    Group {
+        names: || names(&["mlp_prev", "mlp_next", "ngram_prev", "ngram_next"]),
+        values: |v, i, out| {
+            let [prev, _, next] = v.around(i);
+            out.extend([
+                prev.map_or(1.0, |x| x.mlp),
+                next.map_or(1.0, |x| x.mlp),
+                prev.map_or(0.0, ngram),
+                next.map_or(0.0, ngram),
+            ]);
+        },
+    },
+    // Whether it starts a jusText paragraph, the page's blocks, and the mean MLP and n-gram
+    // scores over a window of five blocks.
+    Group {
+        names: || {
+            names(&[
+                "paragraph_start",
+                "page_blocks",
+                "window5_mlp",
+                "window5_ngram",
+            ])
+        },
+        values: |v, i, out| {
+            let window = v.window(i, 2);
+            let k = window.len() as f32;
+            out.extend([
+                flag(v.blocks[i].paragraph_start),
+                log1p(v.blocks.len() as f64),
+                window.iter().map(|x| x.mlp).sum::<f32>() / k,
+                window.iter().map(ngram).sum::<f32>() / k,
+            ]);
+        },
+    },
+    // Its share of the page's words and its distance from the largest block.
+    Group {
+        names: || names(&["words_share", "from_largest"]),
+        values: |v, i, out| {
+            out.extend([
+                v.blocks[i].boilerpipe.0.words as f32 / v.total_words as f32,
+                (i as f32 - v.largest as f32) / v.blocks.len() as f32,
+            ]);
+        },
+    },
+    // A window of seven blocks: how much of it the other detectors keep.
+    Group {
+        names: || {
+            names(&[
+                "window7_justext_good",
+                "window7_boilerpipe",
+                "window7_mlp_content",
+                "window7_link_density",
+                "window7_stopword_density",
+            ])
+        },
+        values: |v, i, out| {
+            let wide = v.window(i, 3);
+            let k = wide.len() as f32;
+            let share =
+                |f: &dyn Fn(&Block) -> bool| wide.iter().filter(|x| f(x)).count() as f32 / k;
+            out.extend([
+                share(&|x| x.justext.class == Class::Good),
+                share(&|x| x.boilerpipe.1.num_words),
+                share(&|x| x.mlp <= 0.5),
+                wide.iter()
+                    .map(|x| x.boilerpipe.0.link_density() as f32)
+                    .sum::<f32>()
+                    / k,
+                wide.iter()
+                    .map(|x| x.justext.stopword_density as f32)
+                    .sum::<f32>()
+                    / k,
+            ]);
+        },
+    },
+    // The page as jusText sees it: the share of words it keeps, the share of blocks in
+    // `<article>`, and whether the block is after the last (1) or before the first (2) block
+    // jusText keeps.
+    Group {
+        names: || {
+            names(&[
+                "page_justext_good_share",
+                "page_article_blocks",
+                "outside_justext",
+            ])
+        },
+        values: |v, i, out| {
+            out.extend([
+                v.good_words / v.total_words as f32,
+                v.article_blocks / v.blocks.len() as f32,
+                flag(i > v.last_good) + flag(i < v.first_good) * 2.0,
+            ]);
+        },
+    },
+    // The regions around it ([`region_features`]).
+    Group {
+        names: || {
+            let mut out = Vec::new();
+            for level in ["region1", "region2"] {
+                for n in [
+                    "blocks",
+                    "words_share",
+                    "link_density",
+                    "justext_good",
+                    "block_share",
+                ] {
+                    out.push(format!("{level}_{n}"));
+                }
+            }
+            out.extend(names(&[
+                "in_main_region",
+                "main_region_words_share",
+                "regions_holding",
+            ]));
+            out
+        },
+        values: |v, i, out| out.extend_from_slice(&v.region[i]),
+    },
+    // The page's own text ([`text_features`]).
+    Group {
+        names: || {
+            names(&[
+                "title_cover",
+                "title_share",
+                "title_block",
+                "title_distance",
+                "before_title",
+                "has_structured_body",
+                "structured_body_share",
+                "description_share",
+            ])
+        },
+        values: |v, i, out| out.extend_from_slice(&v.text[i]),
+    },
+    // Blocks of the same kind ([`kind_features`]).
+    Group {
+        names: || {
+            names(&[
+                "kind_blocks",
+                "kind_words_share",
+                "kind_link_density",
+                "kind_mean_words",
+                "same_text_blocks",
+                "depth",
+                "relative_depth",
+            ])
+        },
+        values: |v, i, out| out.extend_from_slice(&v.kind[i]),
+    },
+    // The shares of the page's words in main content, in an item's body and hidden, and the
+    // block's text density over the page's highest.
+    Group {
+        names: || {
+            names(&[
+                "main_words_share",
+                "body_prop_words_share",
+                "hidden_words_share",
+                "text_density_over_densest",
+            ])
+        },
+        values: |v, i, out| {
+            let words = v.total_words as f32;
+            out.extend(v.marked.map(|m| m / words));
+            out.push((v.blocks[i].boilerpipe.0.text_density / v.densest) as f32);
+        },
+    },
+    // The markup model's view of its ancestors' `class` and `id` words.
+    Group {
+        names: || names(&["markup_sum", "markup_min", "markup_max", "markup_known"]),
+        values: |v, i, out| {
+            let m = v.blocks[i].markup_score;
+            out.extend([m.sum, m.min, m.max, log1p(m.known as f64)]);
+        },
+    },
+    // What the page says it is ([`page_kind`]).
+    Group {
+        names: || {
+            names(&[
+                "page_article",
+                "page_product",
+                "page_list",
+                "page_discussion",
+                "page_guide",
+            ])
+        },
+        values: |v, _, out| {
+            let kinds = v.page.kinds;
+            out.extend((0..page_kind::COUNT).map(|bit| flag(kinds & (1 << bit) != 0)));
+        },
+    },
+    // The cues of its own container and of its page ([`cue_features`]).
+    Group {
+        names: || {
+            let mut out = cue_names("near_", "");
+            out.extend(cue_names("page_", "_share"));
+            out.extend(names(&[
+                "running_before",
+                "running_after",
+                "comments_before",
+            ]));
+            out
+        },
+        values: |v, i, out| out.extend_from_slice(&v.cues[i]),
+    },
+];
+
 /// The model's input rows for a document's blocks, row-major ([`N_FEATURES`] per block);
 /// `regions` as in [`crate::document::Document::regions`].
 pub fn features(blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
-    let n = blocks.len();
-    let region = region_features(blocks, regions);
-    let text = text_features(blocks, page);
-    let kind = kind_features(blocks);
-    let cues = cue_features(blocks);
-    // Shares of the page's words the page itself marks: main content, an item's body, hidden.
-    let marked = |bits: u32| {
-        blocks
-            .iter()
-            .filter(|b| b.cues & bits != 0)
-            .map(|b| b.boilerpipe.0.words as f32)
-            .sum::<f32>()
-    };
-    let (main_words, body_words, hidden_words) = (
-        marked(cue::MAIN),
-        marked(cue::BODY_PROP),
-        marked(cue::HIDDEN),
-    );
-    let densest = blocks
-        .iter()
-        .map(|b| b.boilerpipe.0.text_density)
-        .fold(0f64, f64::max)
-        .max(1.0);
-    let mut out = Vec::with_capacity(n * N_FEATURES);
-    let total_chars: usize = blocks.iter().map(|b| b.chars).sum::<usize>().max(1);
-    let total_words: u32 = blocks
-        .iter()
-        .map(|b| b.boilerpipe.0.words)
-        .sum::<u32>()
-        .max(1);
-    let largest = (0..n)
-        .max_by_key(|&i| (blocks[i].boilerpipe.0.words, std::cmp::Reverse(i)))
-        .unwrap_or(0);
-    let ngram = |b: &Block| b.ngram.map_or(0.0, |s| s.clamp(-10.0, 10.0));
-    let good = |b: &Block| b.justext.class == Class::Good;
-    let good_words: f32 = blocks
-        .iter()
-        .filter(|b| good(b))
-        .map(|b| b.boilerpipe.0.words as f32)
-        .sum();
-    let article_blocks = blocks.iter().filter(|b| b.cues & cue::ARTICLE != 0).count() as f32;
-    // The first and last blocks jusText keeps: before the first is 2, after the last 1.
-    let first_good = blocks.iter().position(good).unwrap_or(n);
-    let last_good = blocks.iter().rposition(good).unwrap_or(0);
-    let mut chars_before = 0usize;
-    for (i, b) in blocks.iter().enumerate() {
+    let view = View::new(blocks, regions, page);
+    let mut out = Vec::with_capacity(blocks.len() * N_FEATURES);
+    for i in 0..blocks.len() {
         let start = out.len();
-        out.extend(b.features.iter().map(|&f| f as f32));
-        out.push(b.mlp);
-        out.push(ngram(b));
-        out.push(f32::from(u8::from(b.ngram.is_none())));
-        let jt = b.justext;
-        for c in [Class::Bad, Class::Good, Class::Short, Class::NearGood] {
-            out.push(f32::from(u8::from(jt.context_free == c)));
+        for g in &GROUPS {
+            (g.values)(&view, i, &mut out);
         }
-        out.push(f32::from(u8::from(jt.class == Class::Good)));
-        out.push(jt.stopword_density as f32);
-        let at = |k: Option<usize>| k.and_then(|k| blocks.get(k));
-        let around = [at(i.checked_sub(1)), Some(b), at(Some(i + 1))];
-        for nb in around {
-            out.push(nb.map_or(0.0, |x| log1p(x.boilerpipe.0.words as f64)));
-        }
-        for nb in around {
-            out.push(nb.map_or(0.0, |x| x.boilerpipe.0.link_density() as f32));
-        }
-        for nb in around {
-            out.push(nb.map_or(0.0, |x| x.boilerpipe.0.text_density as f32));
-        }
-        let d = b.boilerpipe.1;
-        for flag in [d.densitometric, d.num_words, d.cleaneval, d.largest] {
-            out.push(f32::from(u8::from(flag)));
-        }
-        for bit in 0..cue::COUNT {
-            out.push(f32::from(u8::from(b.cues & (1 << bit) != 0)));
-        }
-        out.push(i as f32 / n as f32);
-        out.push(chars_before as f32 / total_chars as f32);
-        out.push(log1p(b.chars as f64));
-        out.push(b.chars as f32 / total_chars as f32);
-        for nb in [around[0], around[2]] {
-            out.push(nb.map_or(1.0, |x| x.mlp));
-        }
-        for nb in [around[0], around[2]] {
-            out.push(nb.map_or(0.0, ngram));
-        }
-        out.push(f32::from(u8::from(b.paragraph_start)));
-        out.push(log1p(n as f64));
-        // A window of five blocks: mean MLP and n-gram scores.
-        let window = blocks[i.saturating_sub(2)..(i + 3).min(n)].iter();
-        let k = window.len() as f32;
-        out.push(window.clone().map(|x| x.mlp).sum::<f32>() / k);
-        out.push(window.map(ngram).sum::<f32>() / k);
-        out.push(b.boilerpipe.0.words as f32 / total_words as f32);
-        out.push((i as f32 - largest as f32) / n as f32);
-        // A window of seven blocks: how much of it the other detectors keep.
-        let wide = &blocks[i.saturating_sub(3)..(i + 4).min(n)];
-        let k = wide.len() as f32;
-        let share = |f: &dyn Fn(&Block) -> bool| wide.iter().filter(|x| f(x)).count() as f32 / k;
-        out.push(share(&|x| x.justext.class == Class::Good));
-        out.push(share(&|x| x.boilerpipe.1.num_words));
-        out.push(share(&|x| x.mlp <= 0.5));
-        out.push(
-            wide.iter()
-                .map(|x| x.boilerpipe.0.link_density() as f32)
-                .sum::<f32>()
-                / k,
-        );
-        out.push(
-            wide.iter()
-                .map(|x| x.justext.stopword_density as f32)
-                .sum::<f32>()
-                / k,
-        );
-        // The page as a whole.
-        out.push(good_words / total_words as f32);
-        out.push(article_blocks / n as f32);
-        out.push(f32::from(u8::from(i > last_good)) + f32::from(u8::from(i < first_good)) * 2.0);
-        out.extend_from_slice(&region[i]);
-        out.extend_from_slice(&text[i]);
-        out.extend_from_slice(&kind[i]);
-        let words = total_words as f32;
-        out.extend_from_slice(&[
-            main_words / words,
-            body_words / words,
-            hidden_words / words,
-            (b.boilerpipe.0.text_density / densest) as f32,
-        ]);
-        let m = b.markup_score;
-        out.extend_from_slice(&[m.sum, m.min, m.max, log1p(m.known as f64)]);
-        for bit in 0..page_kind::COUNT {
-            out.push(f32::from(u8::from(page.kinds & (1 << bit) != 0)));
-        }
-        out.extend_from_slice(&cues[i]);
-        chars_before += b.chars;
         assert_eq!(out.len() - start, N_FEATURES, "feature count");
     }
     out
@@ -520,176 +812,27 @@ pub fn features(blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Ve
 /// The names of the features: [`features`] (in their order, [`N_FEATURES`]), then the second
 /// stage's [`context`] ([`N_CONTEXT`], named `first.…`).
 pub fn feature_names() -> Vec<String> {
-    fn add(names: &mut Vec<String>, list: &[&str]) {
-        names.extend(list.iter().map(|n| n.to_string()));
-    }
-    let mut names: Vec<String> = crate::features::texrex::FEATURE_NAMES
-        .iter()
-        .map(|n| format!("texrex.{n}"))
-        .collect();
-    add(&mut names, &["mlp", "ngram", "ngram_missing"]);
-    add(
-        &mut names,
-        &[
-            "justext_cf_bad",
-            "justext_cf_good",
-            "justext_cf_short",
-            "justext_cf_neargood",
-        ],
-    );
-    add(&mut names, &["justext_good", "justext_stopword_density"]);
-    add(&mut names, &["words_prev", "words", "words_next"]);
-    add(
-        &mut names,
-        &["link_density_prev", "link_density", "link_density_next"],
-    );
-    add(
-        &mut names,
-        &["text_density_prev", "text_density", "text_density_next"],
-    );
-    add(
-        &mut names,
-        &[
-            "boilerpipe_densitometric",
-            "boilerpipe_num_words",
-            "boilerpipe_cleaneval",
-            "boilerpipe_largest",
-        ],
-    );
-    let cues = |prefix: &str, suffix: &str| -> Vec<String> {
-        cue::NAMES
-            .iter()
-            .map(|n| format!("{prefix}{n}{suffix}"))
-            .collect()
-    };
-    names.extend(cues("cue_", ""));
-    add(
-        &mut names,
-        &["position_blocks", "position_chars", "chars", "chars_share"],
-    );
-    add(
-        &mut names,
-        &["mlp_prev", "mlp_next", "ngram_prev", "ngram_next"],
-    );
-    add(
-        &mut names,
-        &[
-            "paragraph_start",
-            "page_blocks",
-            "window5_mlp",
-            "window5_ngram",
-        ],
-    );
-    add(&mut names, &["words_share", "from_largest"]);
-    add(
-        &mut names,
-        &[
-            "window7_justext_good",
-            "window7_boilerpipe",
-            "window7_mlp_content",
-            "window7_link_density",
-            "window7_stopword_density",
-        ],
-    );
-    add(
-        &mut names,
-        &[
-            "page_justext_good_share",
-            "page_article_blocks",
-            "outside_justext",
-        ],
-    );
-    for level in ["region1", "region2"] {
-        for n in [
-            "blocks",
-            "words_share",
-            "link_density",
-            "justext_good",
-            "block_share",
-        ] {
-            names.push(format!("{level}_{n}"));
-        }
-    }
-    add(
-        &mut names,
-        &[
-            "in_main_region",
-            "main_region_words_share",
-            "regions_holding",
-        ],
-    );
-    add(
-        &mut names,
-        &[
-            "title_cover",
-            "title_share",
-            "title_block",
-            "title_distance",
-            "before_title",
-            "has_structured_body",
-            "structured_body_share",
-            "description_share",
-        ],
-    );
-    add(
-        &mut names,
-        &[
-            "kind_blocks",
-            "kind_words_share",
-            "kind_link_density",
-            "kind_mean_words",
-            "same_text_blocks",
-            "depth",
-            "relative_depth",
-        ],
-    );
-    add(
-        &mut names,
-        &[
-            "main_words_share",
-            "body_prop_words_share",
-            "hidden_words_share",
-            "text_density_over_densest",
-        ],
-    );
-    add(
-        &mut names,
-        &["markup_sum", "markup_min", "markup_max", "markup_known"],
-    );
-    add(
-        &mut names,
-        &[
-            "page_article",
-            "page_product",
-            "page_list",
-            "page_discussion",
-            "page_guide",
-        ],
-    );
-    names.extend(cues("near_", ""));
-    names.extend(cues("page_", "_share"));
-    add(
-        &mut names,
-        &["running_before", "running_after", "comments_before"],
-    );
-    add(
-        &mut names,
-        &[
-            "first.p",
-            "first.p_prev",
-            "first.p_next",
-            "first.window3",
-            "first.window7",
-            "first.region1",
-            "first.region2",
-            "first.page",
-            "first.below",
-            "first.page_lowest",
-            "first.nearest_kept",
-            "first.kept_share",
-        ],
-    );
-    names
+    let mut out: Vec<String> = GROUPS.iter().flat_map(|g| (g.names)()).collect();
+    out.extend(names(&[
+        "first.p",
+        "first.p_prev",
+        "first.p_next",
+        "first.window3",
+        "first.window7",
+        "first.region1",
+        "first.region2",
+        "first.page",
+        "first.below",
+        "first.page_lowest",
+        "first.nearest_kept",
+        "first.kept_share",
+    ]));
+    out
+}
+
+/// The column of a feature of [`features`] by its name.
+pub fn feature_index(name: &str) -> Option<usize> {
+    feature_names()[..N_FEATURES].iter().position(|n| n == name)
 }
 
 /// Number of features per block that the second stage adds: the [`context`] of the first
@@ -989,13 +1132,33 @@ mod tests {
         assert_eq!(names.len(), N_FEATURES + N_CONTEXT);
         let distinct: FxHashSet<&String> = names.iter().collect();
         assert_eq!(distinct.len(), names.len(), "names repeat");
-        // Anchors: where `features` writes them.
-        assert_eq!(names[37], "mlp");
-        assert_eq!(names[59 + cue::COUNT - 1], "cue_control");
-        assert_eq!(names[IN_MAIN_REGION], "in_main_region");
-        assert_eq!(names[N_FEATURES - CUE_FEATURES], "near_link");
-        assert_eq!(names[N_FEATURES - 1], "comments_before");
         assert_eq!(names[N_FEATURES], "first.p");
+        assert_eq!(feature_index("in_main_region"), Some(IN_MAIN_REGION_AT));
+        assert_eq!(feature_index("first.p"), None, "a second-stage input");
+    }
+
+    /// Where `in_main_region` was before the features were named (the shipped model's
+    /// column): naming them moved nothing.
+    const IN_MAIN_REGION_AT: usize = 113;
+
+    /// Each group writes one value per name, on every block of a page.
+    #[test]
+    fn each_feature_group_writes_a_value_per_name() {
+        let doc = analyzed(
+            r#"<html><head><title>Rain</title></head><body><nav><a href=/>Home</a></nav>
+            <main><h1>Rain</h1><p>The rain in Spain falls mainly on the plain.</p>
+            <ul><li>One item</li><li>Another item</li></ul></main>
+            <footer>Copyright 2024 Example</footer></body></html>"#,
+        );
+        let view = View::new(&doc.blocks, &doc.regions, &doc.page_text);
+        for (g, group) in GROUPS.iter().enumerate() {
+            let names = (group.names)();
+            for i in 0..doc.blocks.len() {
+                let mut out = Vec::new();
+                (group.values)(&view, i, &mut out);
+                assert_eq!(out.len(), names.len(), "group {g} ({names:?}), block {i}");
+            }
+        }
     }
 
     #[test]

@@ -1325,9 +1325,10 @@ mod tests {
         // tie as the main region: the smaller one is it.
         assert_eq!(doc.regions, [(0, 7), (0, 2), (3, 6)]);
         let x = crate::classify::combined::features(&doc.blocks, &doc.regions, &doc.page_text);
+        let column = crate::classify::combined::feature_index("in_main_region").unwrap();
         let in_main: Vec<f32> = x
             .chunks_exact(crate::classify::combined::N_FEATURES)
-            .map(|row| row[crate::classify::combined::IN_MAIN_REGION])
+            .map(|row| row[column])
             .collect();
         assert_eq!(in_main, [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
     }
