@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Throughput benchmark: cowrex vs. fastwarc + resiliparse on the same Common-Crawl-shaped WARC.
 
-Builds target/bench/pages.warc.gz from the ~2,400 pages in ../shared/data/pages (one gzip member
-per record; request, response and metadata record per page, as in Common Crawl), then runs, in
-one go and each in its own process:
+Builds target/bench/pages.warc.gz from the pages in ../shared/data/pages that have HTML (3,899;
+one gzip member per record; request, response and metadata record per page, as in Common
+Crawl), then runs, in one go and each in its own process:
 
   * cowrex process -j1 (the whole pipeline: read, decode, segment, features, MLP, XML writing)
   * fastwarc + resiliparse: extract_plain_text(main_content=True) on every HTML response

@@ -9,7 +9,7 @@ defaults, which keep comment sections, and with include_comments=False) on every
 directory (the layout of ../shared/data/pages), and writes their texts to OUT/<tool>.jsonl.
 Every tool, and each cowrex scorer (combined, MLP, n-gram, jusText, boilerpipe's classifiers),
 is then scored by `cowrex eval` -- peers through `--texts` -- so that one implementation of the
-bag-of-words metric (DESIGN.md) measures them all.
+bag-of-words metric (docs/accuracy.md) measures them all.
 
 The combined model is measured twice: leaving one source out (`--loso`: each set is scored by
 a combined model and n-gram models trained on the other sets only, the figure that says how

@@ -3,7 +3,7 @@
 
 Cross-validates scikit-learn's HistGradientBoostingClassifier on ../shared/data/texrex's
 boilerplate.<lang>.dat with the folds `cowrex train mlp --cv 10` uses (row i in fold i mod 10)
-and prints the accuracy at the default decision. Used in models/MODELS.md to show that the
+and prints the accuracy at the default decision. Used in docs/models.md to show that the
 paper's fr and sv figures are out of reach on these data sets for any classifier, not only for
 cowrex's MLP.
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Retrain every model in models/ from ../shared/data with cowrex's own code, byte-identically,
-# and print the cross-validated figures that models/MODELS.md reports.
+# and print the cross-validated figures that docs/models.md reports.
 #
 # Usage: sh scripts/train_models.sh   (from anywhere; about 20 minutes on 2 cores; needs gpg)
 set -eu

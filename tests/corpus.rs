@@ -456,7 +456,7 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
         assert_eq!(j["provenance"]["warc_file"], "sample.warc.gz");
         assert!(j["provenance"]["offset"].as_u64().is_some());
     }
-    // The key order is fixed (documented in the README).
+    // The key order is fixed (documented in docs/formats.md).
     assert!(jsonl.starts_with(&format!(
         "{{\"id\":\"{}\",\"url\":\"https://example.org/news/festival\",\"language\":\"eng\",\"text\":\"The river festival returns\\nAfter a two-year pause",
         ids[0].1

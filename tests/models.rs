@@ -687,7 +687,7 @@ fn train_ngram_from_pages_and_language_choice() {
 }
 
 /// texrex's Table 4 (correct classifications, 10-fold CV, threshold 0.5) and what the shipped
-/// models reach; fr and sv fall short of the paper (see models/MODELS.md), so they are held to
+/// models reach; fr and sv fall short of the paper (see docs/models.md), so they are held to
 /// the measured value minus a margin.
 #[test]
 fn mlp_cross_validation_and_reproducible_models() {
@@ -724,7 +724,7 @@ fn mlp_cross_validation_and_reproducible_models() {
         assert_eq!(
             std::fs::read(&out).unwrap(),
             std::fs::read(&shipped).unwrap(),
-            "{lang}: models/MODELS.md's command no longer reproduces the shipped model"
+            "{lang}: docs/models.md's command no longer reproduces the shipped model"
         );
     }
 }
@@ -745,7 +745,7 @@ fn ncleaner_models_reproduce_and_clean_cleaneval() {
             .join(format!("models/ncleaner-en-{name}.ngram.gz"));
         assert!(
             std::fs::read(&out).unwrap() == std::fs::read(&shipped).unwrap(),
-            "{name}: models/MODELS.md's command no longer reproduces the shipped model"
+            "{name}: docs/models.md's command no longer reproduces the shipped model"
         );
     }
     // NCleaner alone on CleanEval, cross-validated by page (Evert 2008: precision 94.70 %,
@@ -771,7 +771,7 @@ fn ncleaner_models_reproduce_and_clean_cleaneval() {
     assert!(micro_r >= 0.92, "micro recall {micro_r}");
 }
 
-/// The built-in markup model is reproduced by models/MODELS.md's command, and its weights say
+/// The built-in markup model is reproduced by docs/models.md's command, and its weights say
 /// what the words mean: `sidebar` and `footer` boilerplate, `article` content.
 #[test]
 fn train_markup_reproduces_the_built_in_model() {
@@ -794,7 +794,7 @@ fn train_markup_reproduces_the_built_in_model() {
     let built = std::fs::read(&out).unwrap();
     assert!(
         built == std::fs::read(&shipped).unwrap(),
-        "models/MODELS.md's command no longer reproduces the shipped markup model"
+        "docs/models.md's command no longer reproduces the shipped markup model"
     );
     let mut text = String::new();
     std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&built[..]), &mut text)
@@ -811,9 +811,9 @@ fn train_markup_reproduces_the_built_in_model() {
     assert!(weight("article") > 0.2, "article {}", weight("article"));
 }
 
-/// The shipped combined model is reproduced by models/MODELS.md's command, and cross-validated
+/// The shipped combined model is reproduced by docs/models.md's command, and cross-validated
 /// by page it beats every single scorer on the development sets with block labels (two of the
-/// five sets, to keep CI short; models/MODELS.md has the figures on all five).
+/// five sets, to keep CI short; docs/models.md has the figures on all five).
 #[test]
 fn combined_model_reproduces_and_beats_each_detector() {
     let (Some(pages), Some(blocks)) = (shared_data("pages"), shared_data("blocks")) else {
@@ -834,7 +834,7 @@ fn combined_model_reproduces_and_beats_each_detector() {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/combined.gbt.gz");
     assert!(
         std::fs::read(&out).unwrap() == std::fs::read(&shipped).unwrap(),
-        "models/MODELS.md's command no longer reproduces the shipped combined model"
+        "docs/models.md's command no longer reproduces the shipped combined model"
     );
     let macro_f1 = |args: &[&str]| -> f64 {
         let json = dir.join("eval.json");
@@ -859,6 +859,6 @@ fn combined_model_reproduces_and_beats_each_detector() {
     }
     let ngram = macro_f1(&["eval", "--sets", sets, "--scorer", "ngram", "--cv", "5"]);
     assert!(combined > ngram + 0.01, "ngram {ngram:.4} vs {combined:.4}");
-    // Measured 0.9087 on these two sets (models/MODELS.md; trained on them alone).
+    // Measured 0.9087 on these two sets (docs/models.md; trained on them alone).
     assert!(combined >= 0.905, "macro F1 {combined:.4}");
 }

@@ -200,7 +200,7 @@ fn shipped_models_are_accurate_on_their_training_sets() {
         return;
     };
     let models = classify::Models::builtin();
-    // Measured: en 0.9900, de 0.9698, fr 0.9832, sv 0.9836 (models/MODELS.md).
+    // Measured: en 0.9900, de 0.9698, fr 0.9832, sv 0.9836 (docs/models.md).
     for (lang, wl, floor) in [
         ("en", whatlang::Lang::Eng, 0.985),
         ("de", whatlang::Lang::Deu, 0.965),

@@ -91,7 +91,7 @@ pub enum Scorer {
     Boilerpipe,
 }
 
-/// The built-in combined model, gzipped text (see `models/MODELS.md`); only its checksum is
+/// The built-in combined model, gzipped text (see `docs/models.md`); only its checksum is
 /// taken from it.
 const COMBINED: &[u8] = include_bytes!("../../models/combined.gbt.gz");
 /// The built-in combined model's two stages in their binary layout (made by `build.rs`).
@@ -123,7 +123,7 @@ pub enum NgramChoice {
     NonLexical,
 }
 
-/// A built-in n-gram model: its file (gzipped text, see `models/MODELS.md`), which the
+/// A built-in n-gram model: its file (gzipped text, see `docs/models.md`), which the
 /// checksum covers, and the model in its binary layout (made by `build.rs`), which is loaded.
 struct BuiltinNgram {
     file: &'static [u8],

@@ -215,7 +215,7 @@ const BUILTIN: [(&str, &str); 4] = [
 ];
 
 impl Profiles {
-    /// The built-in en, de, fr and sv profiles (`models/MODELS.md`).
+    /// The built-in en, de, fr and sv profiles (`docs/models.md`).
     pub fn builtin() -> Profiles {
         Profiles::new(
             BUILTIN

@@ -185,8 +185,9 @@ impl DecideArg {
 #[derive(Args)]
 #[command(
     after_help = "Exit codes: 0 all inputs done; 1 some input could not be read (the others \
-were processed); 2 usage error; 75 stopped by SIGTERM, SIGUSR1 or SIGINT: the input in progress \
-was dropped, the finished ones kept; run the same command again to go on."
+were processed); 2 usage error; 74 an output could not be written; 75 stopped by SIGTERM, \
+SIGUSR1 or SIGINT: the input in progress was dropped, the finished ones kept; run the same \
+command again to go on."
 )]
 struct ProcessArgs {
     /// WARC files (.warc, .warc.gz), directories (their WARC files, sorted), http(s) URLs

@@ -656,7 +656,7 @@ pub fn decision_threshold(blocks: &[Block], scorer: Scorer) -> f32 {
 }
 
 /// The threshold on `bpv` (the probability that a block is boilerplate) that maximises the
-/// expected bag-of-words F1 of the content it keeps, the measure of DESIGN.md, for a page's
+/// expected bag-of-words F1 of the content it keeps, the measure of `docs/accuracy.md`, for a page's
 /// blocks given as (`bpv`, words). With `q` = 1 − `bpv` and `w` a block's words, keeping the
 /// set `S` gives an expected F1 of about 2·Σ_S w·q / (Σ_S w + Σ_all w·q) (Jansche 2007; Nan Ye
 /// et al. 2012); the best `S` are the blocks of lowest `bpv`, so the threshold is the `bpv` of

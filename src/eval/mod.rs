@@ -2,7 +2,7 @@
 //! `html/<set>/<page_id>.html[.gz]` and `ground-truth/<set>.jsonl` (one
 //! `{"page_id", "plaintext", "url"?, "page_type"?, "with"?, "without"?}` per line).
 //!
-//! The measure is bag-of-words overlap (DESIGN.md): lower-cased `\w+` tokens, multiset
+//! The measure is bag-of-words overlap (`docs/accuracy.md`): lower-cased `\w+` tokens, multiset
 //! intersection. Per page, precision = common / extracted tokens, recall = common / gold tokens,
 //! F1 = 2·common / (extracted + gold); a page where both are empty scores 1, a page where only
 //! one is empty scores 0. Sets report the mean over their pages and the micro-averaged
