@@ -7,7 +7,7 @@
 //! [`pipeline`] runs it all on threads in input order; [`report`] draws a whole run.
 
 pub mod classify;
-pub mod cli;
+mod cli;
 pub mod decode;
 pub mod document;
 pub mod error;
@@ -24,6 +24,7 @@ pub mod signals;
 pub mod warc;
 
 pub use document::{Block, Document};
+pub use cli::main as run_cli;
 pub use error::Error;
 pub use extractor::{Extractor, Options};
 pub use pipeline::stream::{Documents, InputError, StreamStats};

@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(cowrex::cli::main());
+    std::process::exit(cowrex::run_cli());
 }

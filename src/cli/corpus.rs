@@ -1,4 +1,4 @@
-//! Corpus-level subcommands: `dedup`, `filter` and `train profile`.
+//! Corpus-level subcommands: `dedup`, `filter` and `stats merge`.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -7,7 +7,6 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliResult;
-use crate::classify::{self, quality::Profile};
 use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
 use crate::output::filter::{Filter, FilterStats};
 use crate::pipeline;
@@ -57,32 +56,6 @@ pub(super) struct FilterArgs {
     /// Keep documents whose id was already written (by default ids stay unique).
     #[arg(long)]
     allow_repeated_ids: bool,
-}
-
-#[derive(Args)]
-pub(super) struct TrainProfileArgs {
-    /// Text: JSONL files (the `text` or `plaintext` key of each line is a document), other
-    /// files (each one document), or directories of such files.
-    #[arg(required = true, value_name = "INPUT")]
-    inputs: Vec<PathBuf>,
-    /// Language of the profile, ISO 639-3 as in the `language` attribute (eng, deu, fra, swe …).
-    #[arg(long, value_name = "CODE")]
-    lang: String,
-    /// Profile file to write.
-    #[arg(short, long, value_name = "FILE")]
-    out: PathBuf,
-    /// Profile words (texrex: 10).
-    #[arg(long, default_value_t = 10, value_name = "N")]
-    words: usize,
-    /// Most badness one word adds (texrex: 5).
-    #[arg(long, default_value_t = 5.0, value_name = "X")]
-    limit: f64,
-    /// Leave out documents with fewer tokens.
-    #[arg(long, default_value_t = 100, value_name = "N")]
-    min_tokens: usize,
-    /// Use every document, not only those identified (whatlang) as `--lang`.
-    #[arg(long)]
-    all_languages: bool,
 }
 
 #[derive(Args)]
@@ -142,7 +115,7 @@ fn collect_stats(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
 /// Files of the given paths: files as they are, directories' files whose name passes `want`
 /// (sorted; with `recursive`, also those of their subdirectories, as a manifest run mirrors
 /// its inputs' paths).
-fn expand(
+pub(super) fn expand(
     paths: &[PathBuf],
     want: impl Fn(&str) -> bool + Copy,
     recursive: bool,
@@ -344,66 +317,4 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
     } else {
         EXIT_OK
     })
-}
-
-pub(super) fn train_profile(a: TrainProfileArgs) -> CliResult {
-    let Some(lang) = whatlang::Lang::from_code(&a.lang) else {
-        return Err(Error::Usage(format!(
-            "unknown language code {:?}; use ISO 639-3 (eng, deu, fra, swe …)",
-            a.lang
-        )));
-    };
-    let files = expand(&a.inputs, |_| true, false)?;
-    let mut docs: Vec<String> = Vec::new();
-    for f in &files {
-        let name = f.to_string_lossy();
-        let mut text = String::new();
-        crate::open_maybe_gz(f)
-            .and_then(|mut r| std::io::Read::read_to_string(&mut r, &mut text))
-            .map_err(|e| Error::input(f.display(), e))?;
-        if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
-            for (n, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let v: serde_json::Value = serde_json::from_str(line)
-                    .map_err(|e| Error::Input(format!("{}:{}: {e}", f.display(), n + 1)))?;
-                let t = v
-                    .get("text")
-                    .or_else(|| v.get("plaintext"))
-                    .and_then(|t| t.as_str());
-                docs.extend(t.map(str::to_string));
-            }
-        } else {
-            docs.push(text);
-        }
-    }
-    let total = docs.len();
-    let kept: Vec<&str> = docs
-        .iter()
-        .map(String::as_str)
-        .filter(|d| {
-            a.all_languages || classify::identify_language(std::iter::once(*d)) == Some(lang)
-        })
-        .collect();
-    let p = Profile::train(
-        lang.code(),
-        kept.iter().copied(),
-        a.words,
-        a.limit,
-        a.min_tokens,
-    )
-    .map_err(Error::Usage)?;
-    std::fs::write(&a.out, p.to_text()).map_err(|e| Error::output(a.out.display(), e))?;
-    eprintln!(
-        "cowrex: {} documents read, {} in {}, {} with at least {} tokens; profile of {} words in {}",
-        total,
-        kept.len(),
-        lang.code(),
-        p.docs,
-        a.min_tokens,
-        p.words.len(),
-        a.out.display()
-    );
-    Ok(EXIT_OK)
 }

@@ -14,6 +14,7 @@
 //! text ends at that line ([`main_content`]).
 
 pub mod labels;
+pub mod sets;
 
 use std::collections::HashMap;
 use std::io::Read;

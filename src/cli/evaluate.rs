@@ -1,0 +1,460 @@
+//! `cowrex eval`: cowrex's scorers or another tool's texts against the gold texts of development
+//! sets, by page and by block.
+
+use crate::classify::{self};
+use crate::document::{self};
+use crate::error::{EXIT_OK, Error};
+use crate::eval;
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+
+use super::train::GbtArgs;
+use super::{BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, threads_or_cores};
+use crate::eval::sets::SetPages;
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum ScorerArg {
+    /// Blocks whose combined-model score is at most --threshold (default: each page's
+    /// expected-F1 threshold).
+    Combined,
+    /// Blocks whose MLP score is at most --threshold (default 0.5).
+    Mlp,
+    /// Blocks whose n-gram score is at least --bias.
+    Ngram,
+    /// Blocks jusText classifies GOOD.
+    Justext,
+    /// Content by boilerpipe's number-of-words classifier (Algorithm 2).
+    Boilerpipe,
+    /// Content by boilerpipe's densitometric classifier (Algorithm 1).
+    BoilerpipeDensity,
+    /// Content by boilerpipe's CleanEval rule (text density ≥ 7, link density ≤ 0.35).
+    BoilerpipeCleaneval,
+    /// Only the largest content block of Algorithm 2 (boilerpipe's largest-content filter).
+    BoilerpipeLargest,
+    /// Every block (no boilerplate removal): the baseline.
+    All,
+}
+
+impl ScorerArg {
+    /// The scorer that sets `bpv` while evaluating this one.
+    fn scorer(self) -> classify::Scorer {
+        match self {
+            ScorerArg::Mlp => classify::Scorer::Mlp,
+            ScorerArg::Ngram => classify::Scorer::Ngram,
+            ScorerArg::Justext => classify::Scorer::Justext,
+            ScorerArg::Boilerpipe => classify::Scorer::Boilerpipe,
+            _ => classify::Scorer::Combined,
+        }
+    }
+}
+
+#[derive(Args)]
+pub(super) struct EvalArgs {
+    /// Directory with html/<set>/<id>.html[.gz] and ground-truth/<set>.jsonl.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// Only these sets (comma-separated; default: all).
+    #[arg(long, value_delimiter = ',', value_name = "SET")]
+    sets: Vec<String>,
+    /// Which blocks make up the extracted text.
+    #[arg(long, value_enum, default_value_t = ScorerArg::Combined)]
+    scorer: ScorerArg,
+    /// n-gram and combined scorers: cross-validate by page, so that no page is scored by a
+    /// model trained on it (K folds over the pages of all evaluated sets; page i is in fold
+    /// i mod K). The combined model takes its block labels from --blocks where a page has an
+    /// annotated copy, from its gold text otherwise.
+    #[arg(long, value_name = "K")]
+    cv: Option<usize>,
+    /// n-gram and combined scorers: leave one source out, so that no page is scored by a model
+    /// trained on its set: each set is scored by models trained on the other sets (how a model
+    /// does on pages of a source it has not seen).
+    #[arg(long, conflicts_with = "cv")]
+    loso: bool,
+    /// The combined model's training under --cv and --loso.
+    #[command(flatten)]
+    gbt: GbtArgs,
+    /// Worker threads (default: available cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+    /// Also report block-level figures against the annotated pages in this directory
+    /// (`<set>/original/` with `<set>/annotated/`, or `raw_html/` with `prepared_html/`, as in
+    /// `../shared/data/blocks`); pages are matched by page id (SHA-256 of the original or
+    /// the file name).
+    #[arg(long, value_name = "LABELS")]
+    blocks: Option<PathBuf>,
+    /// Score another tool's extractions instead of a cowrex scorer: JSON lines with
+    /// `page_id` and `text`; a page without a line counts as extracting nothing.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scorer", "cv", "loso", "blocks"])]
+    texts: Option<PathBuf>,
+    /// Also write the figures as JSON to this file, with every page's figures under `pages`.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also write every page's blocks as JSON lines to this file (`set`, `page_id`, and
+    /// `blocks`: each block's `text`, `bpv`, whether it was kept, its `words`, structural `cues`
+    /// (bits of the html module's `cue`), a hash of its path of tag names and classes (`path`,
+    /// as a string), its `depth`, and, under --cv and --loso with the combined scorer, the
+    /// combined model's training `label`: 1 content, 0 boilerplate, null unlabelled), to study
+    /// decisions.
+    #[arg(long, value_name = "FILE", conflicts_with = "texts")]
+    dump_blocks: Option<PathBuf>,
+    /// Also write the combined model's input rows of every block to this file, as
+    /// little-endian f32, row after row in the pages' and blocks' order (the features of
+    /// `src/classify/combined.rs`, with the n-gram and markup scores of --cv or --loso), to
+    /// study the model with other tools.
+    #[arg(long, value_name = "FILE", conflicts_with = "texts")]
+    dump_features: Option<PathBuf>,
+    #[command(flatten)]
+    bias: BiasArg,
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+/// Which blocks of a page the scorer chosen for `eval` keeps.
+pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
+    let threshold = a
+        .model
+        .threshold
+        .unwrap_or_else(|| document::decision_threshold(blocks, classify::Scorer::Combined));
+    blocks.iter().map(|b| keeps(a, b, threshold)).collect()
+}
+
+/// Whether the scorer chosen for `eval` keeps a block, on a page whose combined-model threshold
+/// is `threshold`.
+pub(super) fn keeps(a: &EvalArgs, b: &document::Block, threshold: f32) -> bool {
+    let bp = b.boilerpipe.1;
+    match a.scorer {
+        ScorerArg::Combined => b.bpv <= threshold,
+        ScorerArg::Mlp => b.mlp <= a.model.threshold.unwrap_or(0.5),
+        ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.bias.bias),
+        ScorerArg::Justext => b.justext.class == classify::justext::Class::Good,
+        ScorerArg::Boilerpipe => bp.num_words,
+        ScorerArg::BoilerpipeDensity => bp.densitometric,
+        ScorerArg::BoilerpipeCleaneval => bp.cleaneval,
+        ScorerArg::BoilerpipeLargest => bp.largest,
+        ScorerArg::All => true,
+    }
+}
+
+/// A scorer's description, the text it extracted from each page, cowrex's analyses of the pages
+/// (none for another tool's texts), and the combined model's training labels of each page's
+/// blocks (`None` when no model was trained).
+pub(super) type Extraction = (
+    String,
+    Vec<String>,
+    Vec<Option<document::Document>>,
+    Option<Vec<Vec<Option<f32>>>>,
+);
+
+/// Analyse the pages and extract each one's text with the chosen cowrex scorer; returns the
+/// scorer's description, the texts and the analyses.
+pub(super) fn cowrex_texts(
+    a: &EvalArgs,
+    sets: &[String],
+    pages: &SetPages,
+) -> Result<Extraction, Error> {
+    let models = load_models(&a.model, a.scorer.scorer())?;
+    if (a.cv.is_some() || a.loso) && !matches!(a.scorer, ScorerArg::Ngram | ScorerArg::Combined) {
+        return Err(Error::usage(
+            "--cv and --loso apply to --scorer ngram and combined (the MLPs are \
+                    cross-validated by `train mlp --cv`)",
+        ));
+    }
+    let threads = threads_or_cores(a.threads);
+    let cfg = doc_config(&a.model, false);
+    let mut docs = eval::sets::analyze_sets(pages, &models, &cfg, threads)?;
+    let sources = eval::sets::page_sources(pages);
+    let folds = match a.cv {
+        Some(k) if k < 2 || k > pages.len() => {
+            return Err(Error::Usage(format!(
+                "--cv needs 2 ≤ K ≤ {} pages",
+                pages.len()
+            )));
+        }
+        Some(k) => Some(eval::Folds::by_page(pages.len(), k)),
+        None if a.loso && sets.len() < 2 => {
+            return Err(Error::usage("--loso needs two sets or more"));
+        }
+        None => a.loso.then(|| eval::Folds::by_source(&sources)),
+    };
+    let mut trained_labels = None;
+    if let Some(folds) = &folds {
+        let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
+        eval::cross_validate_ngram(&gold, &mut docs, &models, folds);
+        if a.scorer == ScorerArg::Combined {
+            // The combined model's features read the cross-validated n-gram and markup scores.
+            let labels = eval::sets::block_labels(
+                a.blocks.as_deref(),
+                sets,
+                pages,
+                &docs,
+                a.gbt.soft_labels,
+            )?;
+            let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
+            eval::cross_validate_markup(&list, &mut docs, &labels, folds)?;
+            if let Some(path) = &a.dump_features {
+                dump_features(path, &docs)?;
+            }
+            let training = a.gbt.training();
+            eval::cross_validate_combined(&mut docs, &labels, &sources, folds, training, threads);
+            trained_labels = Some(labels);
+        }
+    }
+    if let (Some(path), None) = (&a.dump_features, &trained_labels) {
+        dump_features(path, &docs)?;
+    }
+    let texts = docs
+        .iter()
+        .map(|d| {
+            let blocks = eval::blocks_of(d);
+            blocks
+                .iter()
+                .zip(kept(a, blocks))
+                .filter(|(_, k)| *k)
+                .map(|(b, _)| b)
+                .map(|b| b.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    let cv = match a.cv {
+        Some(k) => format!(", {k}-fold cv by page"),
+        None if a.loso => ", each set scored by models trained on the others".to_string(),
+        None => String::new(),
+    };
+    let scorer = match a.scorer {
+        ScorerArg::Combined => match a.model.threshold {
+            Some(t) => format!("combined (threshold {t}{cv})"),
+            None => format!("combined (expected-F1 threshold per page{cv})"),
+        },
+        ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold.unwrap_or(0.5)),
+        ScorerArg::Justext => "justext".to_string(),
+        ScorerArg::Boilerpipe => "boilerpipe, number of words (Algorithm 2)".to_string(),
+        ScorerArg::BoilerpipeDensity => "boilerpipe, densitometric (Algorithm 1)".to_string(),
+        ScorerArg::BoilerpipeCleaneval => "boilerpipe, CleanEval rule".to_string(),
+        ScorerArg::BoilerpipeLargest => "boilerpipe, largest content block".to_string(),
+        ScorerArg::Ngram => format!("ngram (bias {}{cv})", a.bias.bias),
+        ScorerArg::All => "all blocks".to_string(),
+    };
+    Ok((scorer, texts, docs, trained_labels))
+}
+
+/// Write the combined model's input rows of every block (`eval --dump-features`).
+pub(super) fn dump_features(path: &Path, docs: &[Option<document::Document>]) -> CliResult {
+    let mut out = Sink::create(path)?;
+    for rows in eval::feature_rows(docs) {
+        for v in rows {
+            out.write_all(&v.to_le_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(EXIT_OK)
+}
+
+/// Print block-level figures per set against the annotated pages under `dir`; returns them as
+/// JSON.
+pub(super) fn block_level(
+    dir: &Path,
+    sets: &[String],
+    pages: &[(usize, eval::GoldPage)],
+    docs: &[Option<document::Document>],
+    kept: impl Fn(&[document::Block]) -> Vec<bool> + Copy,
+) -> Result<serde_json::Value, Error> {
+    if !dir.is_dir() {
+        return Err(Error::Input(format!(
+            "--blocks {}: no such directory",
+            dir.display()
+        )));
+    }
+    println!(
+        "block level (labels: {}; boilerplate = positive)",
+        dir.display()
+    );
+    println!(
+        "{:<20} {:>6} {:>7} {:>10} {:>9} {:>9} {:>9} {:>9}",
+        "set", "pages", "blocks", "unlabelled", "accuracy", "precision", "recall", "f1"
+    );
+    let mut out = serde_json::Map::new();
+    for (i, set) in sets.iter().enumerate() {
+        let labels = eval::load_block_labels(dir, set)?;
+        if labels.is_empty() {
+            continue;
+        }
+        let set_pages = pages
+            .iter()
+            .zip(docs)
+            .filter(|((s, _), _)| *s == i)
+            .map(|((_, p), d)| (p, d));
+        let f = eval::block_figures(&labels, set_pages, kept)?;
+        let c = f.confusion;
+        println!(
+            "{set:<20} {:>6} {:>7} {:>10} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
+            f.pages,
+            f.blocks,
+            f.unlabelled,
+            c.accuracy(),
+            c.precision(),
+            c.recall(),
+            c.f1()
+        );
+        out.insert(
+            set.clone(),
+            serde_json::json!({
+                "pages": f.pages, "blocks": f.blocks, "unlabelled": f.unlabelled,
+                "accuracy": c.accuracy(), "precision": c.precision(), "recall": c.recall(),
+                "f1": c.f1(),
+            }),
+        );
+    }
+    if out.is_empty() {
+        println!("(no annotated pages for these sets)");
+    }
+    Ok(serde_json::Value::Object(out))
+}
+
+pub(super) fn evaluate(a: EvalArgs) -> CliResult {
+    let (sets, pages) = load_pages(&a.dir, &a.sets)?;
+    let (scorer, texts, docs, labels) = match &a.texts {
+        Some(file) => (
+            format!("texts of {}", file.display()),
+            eval::sets::read_texts(file, &pages)?,
+            Vec::new(),
+            None,
+        ),
+        None => cowrex_texts(&a, &sets, &pages)?,
+    };
+    let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
+    // Per set: page kinds (in order of first appearance) with their pages' figures.
+    let mut per_kind: Vec<Vec<(String, Vec<eval::Overlap>)>> = vec![Vec::new(); sets.len()];
+    let mut snippets = vec![eval::Snippets::default(); sets.len()];
+    let mut json_pages = Vec::with_capacity(pages.len());
+    for ((set, p), text) in pages.iter().zip(&texts) {
+        let o = eval::Overlap::of(text, &p.gold);
+        let sn = eval::Snippets::of(text, p);
+        let mut page = serde_json::json!({
+            "set": sets[*set], "page_id": p.id, "precision": o.precision(),
+            "recall": o.recall(), "f1": o.f1(),
+        });
+        if let Some(kind) = &p.kind {
+            page["kind"] = kind.as_str().into();
+            let kinds = &mut per_kind[*set];
+            match kinds.iter_mut().find(|(k, _)| k == kind) {
+                Some((_, v)) => v.push(o),
+                None => kinds.push((kind.clone(), vec![o])),
+            }
+        }
+        if sn.with + sn.without > 0 {
+            page["snippets"] = serde_json::json!({
+                "with": sn.with, "with_found": sn.with_found,
+                "without": sn.without, "without_absent": sn.without_absent,
+            });
+        }
+        snippets[*set].add(&sn);
+        json_pages.push(page);
+        per_set[*set].push(o);
+    }
+    println!("scorer: {scorer}");
+    println!(
+        "{:<20} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "set", "pages", "precision", "recall", "f1", "micro-p", "micro-r", "micro-f1"
+    );
+    let row = |name: &str, f: &eval::SetFigures| {
+        println!(
+            "{name:<20} {:>6} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
+            f.pages,
+            f.precision,
+            f.recall,
+            f.f1,
+            f.pooled.precision(),
+            f.pooled.recall(),
+            f.pooled.f1()
+        );
+    };
+    let figures_json = |f: &eval::SetFigures| {
+        serde_json::json!({
+            "pages": f.pages, "precision": f.precision, "recall": f.recall, "f1": f.f1,
+            "micro_precision": f.pooled.precision(), "micro_recall": f.pooled.recall(),
+            "micro_f1": f.pooled.f1(),
+        })
+    };
+    let mut json_sets = serde_json::Map::new();
+    let mut macro_f = (0f64, 0f64, 0f64);
+    for (i, (set, overlaps)) in sets.iter().zip(&per_set).enumerate() {
+        let f = eval::SetFigures::of(overlaps);
+        row(set, &f);
+        macro_f.0 += f.precision / sets.len() as f64;
+        macro_f.1 += f.recall / sets.len() as f64;
+        macro_f.2 += f.f1 / sets.len() as f64;
+        let mut v = figures_json(&f);
+        let mut kinds = per_kind[i].clone();
+        kinds.sort_by(|a, b| a.0.cmp(&b.0));
+        if !kinds.is_empty() {
+            let mut json_kinds = serde_json::Map::new();
+            for (kind, overlaps) in &kinds {
+                let f = eval::SetFigures::of(overlaps);
+                row(&format!("  {kind}"), &f);
+                json_kinds.insert(kind.clone(), figures_json(&f));
+            }
+            v["kinds"] = json_kinds.into();
+        }
+        let sn = snippets[i];
+        if let (Some(w), Some(wo)) = (sn.with_share(), sn.without_share()) {
+            println!(
+                "  snippets: {:.4} of {} found that belong, {:.4} of {} absent that do not",
+                w, sn.with, wo, sn.without
+            );
+        }
+        if sn.with + sn.without > 0 {
+            v["snippets"] = serde_json::json!({
+                "with": sn.with, "with_found": sn.with_found, "with_share": sn.with_share(),
+                "without": sn.without, "without_absent": sn.without_absent,
+                "without_share": sn.without_share(),
+            });
+        }
+        json_sets.insert(set.clone(), v);
+    }
+    let mut json = serde_json::json!({
+        "scorer": scorer, "sets": json_sets,
+        "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2},
+        "pages": json_pages,
+    });
+    if let Some(dir) = &a.blocks {
+        json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| kept(&a, b))?;
+    }
+    if let Some(p) = &a.dump_blocks {
+        let mut out = Sink::create(p)?;
+        for (i, ((set, page), d)) in pages.iter().zip(&docs).enumerate() {
+            let blocks = eval::blocks_of(d);
+            let label = |j: usize| labels.as_ref().and_then(|l| l[i].get(j).copied().flatten());
+            let line = serde_json::json!({
+                "set": sets[*set], "page_id": page.id,
+                "blocks": blocks.iter().zip(kept(&a, blocks)).enumerate().map(|(j, (b, k))| {
+                    serde_json::json!({
+                        "text": b.text, "bpv": b.bpv, "kept": k,
+                        "words": b.boilerpipe.0.words, "cues": b.cues,
+                        "path": b.path.to_string(), "depth": b.depth, "label": label(j),
+                    })
+                }).collect::<Vec<_>>(),
+            });
+            writeln!(out, "{line}")?;
+        }
+        out.flush()?;
+    }
+    if let Some(p) = &a.json {
+        std::fs::write(p, format!("{json:#}\n")).map_err(|e| Error::output(p.display(), e))?;
+    }
+    println!(
+        "macro precision={:.4} recall={:.4} f1={:.4}",
+        macro_f.0, macro_f.1, macro_f.2
+    );
+    Ok(EXIT_OK)
+}
+
+/// The selected sets of a pages directory and their pages, with a warning on stderr for pages
+/// without HTML.
+pub(super) fn load_pages(dir: &Path, only: &[String]) -> Result<(Vec<String>, SetPages), Error> {
+    let (sets, pages, warnings) = eval::sets::load_sets(dir, only)?;
+    for w in warnings {
+        eprintln!("cowrex: warning: {w}");
+    }
+    Ok((sets, pages))
+}

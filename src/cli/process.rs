@@ -1,0 +1,343 @@
+//! `cowrex process`: WARC files to corpus files, through the library's pipeline.
+
+use super::{CliResult, DecideArg, ModelArgs, batch, doc_config, load_models, threads_or_cores};
+use crate::document::{Config, DupBlocks};
+use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
+use crate::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
+use crate::warc::{Location, Retry};
+use clap::{Args, ValueEnum};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Args)]
+#[command(
+    after_help = "Exit codes: 0 all inputs done; 1 some input could not be read (the others \
+were processed); 2 usage error; 74 an output could not be written; 75 stopped by SIGTERM, \
+SIGUSR1 or SIGINT: the input in progress was dropped, the finished ones kept; run the same \
+command again to go on."
+)]
+pub(super) struct ProcessArgs {
+    /// WARC files (.warc, .warc.gz), directories (their WARC files, sorted), http(s) URLs
+    /// (streamed), or - for stdin.
+    #[arg(required_unless_present = "manifest", value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// A list of inputs, one per line (gzipped or not), such as Common Crawl's
+    /// warc.paths.gz: paths relative to --input-base, absolute paths, file:// or http(s)://
+    /// URLs. Outputs mirror each line's relative path under -o.
+    #[arg(long, value_name = "FILE")]
+    manifest: Option<PathBuf>,
+    /// What relative manifest lines are relative to: a directory (default: the current one)
+    /// or an http(s) URL, such as https://data.commoncrawl.org/.
+    #[arg(long, value_name = "BASE", requires = "manifest")]
+    input_base: Option<String>,
+    /// Process only the manifest lines whose number (from 0) mod --task-count is this
+    /// (default: $SLURM_ARRAY_TASK_ID − $SLURM_ARRAY_TASK_MIN, else 0).
+    #[arg(long, value_name = "I", requires = "manifest")]
+    task_index: Option<usize>,
+    /// Number of tasks the manifest is shared by (default: $SLURM_ARRAY_TASK_COUNT, else 1).
+    #[arg(long, value_name = "N", requires = "manifest")]
+    task_count: Option<usize>,
+    /// Redo inputs whose S.done.json says they were done with the same configuration (by
+    /// default they are skipped).
+    #[arg(long)]
+    force: bool,
+    /// Output directory.
+    #[arg(short, long, value_name = "DIR")]
+    out: PathBuf,
+    /// Worker threads (default: available cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+    /// The scorer whose result is `bpv` and decides what is boilerplate.
+    #[arg(long, value_enum, default_value_t = DecideArg::Combined)]
+    scorer: DecideArg,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Retries of an http(s) input after a failed request or a broken connection (the count
+    /// restarts once bytes arrive); a download resumes from the byte it had reached.
+    #[arg(long, default_value_t = Retry::default().retries, value_name = "N")]
+    http_retries: u32,
+    /// Seconds before the first retry; the wait doubles with each retry, up to 60 s.
+    #[arg(long, default_value_t = Retry::default().wait.as_secs_f64(), value_name = "SECS")]
+    http_retry_wait: f64,
+    /// Seconds without a response or a byte after which a connection counts as failed.
+    #[arg(long, default_value_t = Retry::default().timeout.as_secs_f64(), value_name = "SECS")]
+    http_timeout: f64,
+    /// Skip records whose block is larger than this many bytes.
+    #[arg(long, default_value_t = pipeline::MAX_PAYLOAD, value_name = "BYTES")]
+    max_payload: u64,
+    /// Drop documents with too little content (texrex's thresholds: at least 1 content block,
+    /// 500 content characters, 25 % content characters, 10 % content blocks).
+    #[arg(long)]
+    filter: bool,
+    /// gzip level of the outputs: 0 (stored) to 12 (libdeflate's levels; 6 is about zlib's
+    /// default). Shingles get at most 1.
+    #[arg(long, default_value_t = crate::output::gz::DEFAULT_LEVEL, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=12))]
+    compression: u32,
+    /// Corpus formats, comma-separated: xml (texrex's), jsonl (one document per line), vrt
+    /// (one token per line, for cwb-encode).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "xml",
+        value_name = "FORMATS"
+    )]
+    format: Vec<CorpusFormat>,
+    /// Do not write S.shingles.gz (w-shingles for `cowrex dedup`).
+    #[arg(long)]
+    no_shingles: bool,
+    /// Write S.links.gz: document URL, link, relation, document badness, block bpv.
+    #[arg(long)]
+    links: bool,
+    /// JSONL documents get a `markdown` field: the content as Markdown.
+    #[arg(long)]
+    markdown: bool,
+    /// Markdown without links (their text stays).
+    #[arg(long, requires = "markdown")]
+    no_markdown_links: bool,
+    /// Blocks repeating an earlier block of their document: mark (`<dup idx of>`), drop, or
+    /// keep (not detected).
+    #[arg(long, value_enum, default_value_t = DupBlocksArg::Mark, value_name = "HOW")]
+    dup_blocks: DupBlocksArg,
+    /// Documents with the same text as an earlier one of their input file: mark (`duplicate-of`), skip
+    /// (fate `skipped.duplicate`), or keep (not detected).
+    #[arg(long, value_enum, default_value_t = ExactDupsArg::Mark, value_name = "HOW")]
+    exact_dups: ExactDupsArg,
+    /// Skip documents whose badness (text quality, 0 best … 50) is above this (texrex: 35).
+    #[arg(long, value_name = "B")]
+    max_badness: Option<f64>,
+    /// Content blocks for shingles and badness: bpv at most the threshold and at least this
+    /// many bytes (texrex's MinLength).
+    #[arg(long, default_value_t = 100, value_name = "BYTES")]
+    min_length: usize,
+    /// Progress on stderr: a progress line on a terminal (auto, bar), JSON lines for log
+    /// collectors (jsonl: every --progress-interval seconds and at the end), or none (off).
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto, value_name = "HOW")]
+    progress: ProgressArg,
+    /// Seconds between two `--progress jsonl` lines.
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+    progress_interval: f64,
+    /// The same as --progress off.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum ProgressArg {
+    Auto,
+    Bar,
+    Jsonl,
+    Off,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum CorpusFormat {
+    Xml,
+    Jsonl,
+    Vrt,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum DupBlocksArg {
+    Mark,
+    Drop,
+    Keep,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum ExactDupsArg {
+    Mark,
+    Skip,
+    Keep,
+}
+
+pub(super) fn is_warc_name(p: &Path) -> bool {
+    let n = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    n.ends_with(".warc") || n.ends_with(".warc.gz")
+}
+
+pub(super) fn process(a: ProcessArgs) -> CliResult {
+    crate::signals::install()
+        .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
+    let models = load_models(&a.model, a.scorer.scorer())?;
+    std::fs::create_dir_all(&a.out).map_err(|e| {
+        Error::Output(format!(
+            "cannot create output directory {}: {e}",
+            a.out.display()
+        ))
+    })?;
+    let mut inputs = Vec::new();
+    let mut failed: Vec<(String, String)> = Vec::new();
+    let mut spooled: Option<PathBuf> = None;
+    for p in &a.inputs {
+        if p.as_os_str() == "-" {
+            // fastwarc needs a seekable input: spool stdin to a file in the output directory.
+            let tmp = a.out.join(".stdin.warc.tmp");
+            let mut f = std::fs::File::create(&tmp).map_err(|e| Error::output(tmp.display(), e))?;
+            io::copy(&mut io::stdin().lock(), &mut f)
+                .map_err(|e| Error::input("standard input", e))?;
+            inputs.push(Input {
+                location: Location::File(tmp.clone()),
+                stem: "stdin".into(),
+                arcfile: "-".into(),
+            });
+            spooled = Some(tmp);
+        } else if let Some(url) = p.to_str().filter(|s| pipeline::manifest::is_url(s)) {
+            match pipeline::manifest::resolve(url, None) {
+                Ok(i) => inputs.push(i),
+                Err(e) => {
+                    eprintln!("cowrex: {e}");
+                    failed.push((url.to_string(), e.to_string()));
+                }
+            }
+        } else if p.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| Error::input(format!("directory {}", p.display()), e))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && is_warc_name(f))
+                .collect();
+            files.sort();
+            if files.is_empty() {
+                eprintln!(
+                    "cowrex: warning: no .warc or .warc.gz files in {}",
+                    p.display()
+                );
+            }
+            inputs.extend(files.into_iter().map(Input::file));
+        } else if let Err(e) = std::fs::File::open(p) {
+            eprintln!("cowrex: cannot read {}: {e}", p.display());
+            failed.push((p.display().to_string(), e.to_string()));
+        } else {
+            inputs.push(Input::file(p.clone()));
+        }
+    }
+    if let Some(m) = &a.manifest {
+        let (index, count) = batch::task(a.task_index, a.task_count)?;
+        let lines = pipeline::manifest::read(m)
+            .map_err(|e| Error::input(format!("manifest {}", m.display()), e))?;
+        for line in pipeline::manifest::shard(lines, index, count) {
+            match pipeline::manifest::resolve(&line, a.input_base.as_deref()) {
+                Ok(i) => inputs.push(i),
+                Err(e) => {
+                    eprintln!("cowrex: {e}");
+                    failed.push((line, e.to_string()));
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for i in &inputs {
+        if !seen.insert(i.stem.clone()) {
+            return Err(Error::Usage(format!(
+                "two inputs would both write {}.xml.gz; process them into different output directories",
+                i.stem
+            )));
+        }
+    }
+    let threads = threads_or_cores(a.threads);
+    let progress = match (a.no_progress, a.progress) {
+        (true, _) | (_, ProgressArg::Off) => Progress::Off,
+        (_, ProgressArg::Bar) => Progress::Bar,
+        (_, ProgressArg::Jsonl) => Progress::Jsonl {
+            interval: std::time::Duration::from_secs_f64(a.progress_interval.clamp(0.0, 1e6)),
+        },
+        (_, ProgressArg::Auto) if io::IsTerminal::is_terminal(&io::stderr()) => Progress::Bar,
+        (_, ProgressArg::Auto) => Progress::Off,
+    };
+    let cfg = RunConfig {
+        inputs,
+        out_dir: a.out.clone(),
+        threads,
+        doc: Config {
+            max_badness: a.max_badness,
+            min_length: a.min_length,
+            shingles: !a.no_shingles,
+            links: a.links,
+            markdown: a.markdown.then_some(!a.no_markdown_links),
+            // Inline markup only for the Markdown asked for.
+            marks: a.markdown,
+            dup_blocks: match a.dup_blocks {
+                DupBlocksArg::Mark => DupBlocks::Mark,
+                DupBlocksArg::Drop => DupBlocks::Drop,
+                DupBlocksArg::Keep => DupBlocks::Keep,
+            },
+            ..doc_config(&a.model, a.filter)
+        },
+        max_payload: a.max_payload,
+        progress,
+        compression: a.compression,
+        formats: Formats {
+            xml: a.format.contains(&CorpusFormat::Xml),
+            jsonl: a.format.contains(&CorpusFormat::Jsonl),
+            vrt: a.format.contains(&CorpusFormat::Vrt),
+        },
+        exact_dups: match a.exact_dups {
+            ExactDupsArg::Mark => ExactDups::Mark,
+            ExactDupsArg::Skip => ExactDups::Skip,
+            ExactDupsArg::Keep => ExactDups::Keep,
+        },
+        retry: Retry {
+            retries: a.http_retries,
+            wait: seconds(a.http_retry_wait, "--http-retry-wait")?,
+            timeout: seconds(a.http_timeout, "--http-timeout")?,
+            ..Retry::default()
+        },
+    };
+    let mut cfg = cfg;
+    let mut skipped = 0;
+    if !a.force {
+        let hash = pipeline::config_hash(&cfg, models.checksum());
+        let before = cfg.inputs.len();
+        cfg.inputs
+            .retain(|i| !pipeline::is_done(&cfg.out_dir, i, &hash));
+        skipped = before - cfg.inputs.len();
+        if skipped > 0 {
+            eprintln!(
+                "cowrex: {skipped} inputs were done before with this configuration, skipped (--force redoes them)"
+            );
+        }
+    }
+    let result = pipeline::run(&cfg, Arc::new(models));
+    if let Some(tmp) = spooled {
+        let _ = std::fs::remove_file(tmp);
+    }
+    let summary = result.map_err(|e| Error::output(a.out.display(), e))?;
+    for (input, e) in &summary.files_failed {
+        eprintln!("cowrex: {input}: {e}");
+    }
+    failed.extend(summary.files_failed.iter().cloned());
+    let secs = summary.elapsed.as_secs_f64().max(1e-9);
+    eprintln!(
+        "cowrex: {} files done, {} skipped, {} failed; {} records, {} documents, {:.1} MB in {:.1} s ({:.0} docs/s)",
+        summary.files_done,
+        skipped,
+        failed.len(),
+        summary.records,
+        summary.documents,
+        summary.bytes as f64 / 1e6,
+        secs,
+        summary.documents as f64 / secs
+    );
+    if summary.interrupted {
+        eprintln!(
+            "cowrex: stopped by a signal; the input in progress was dropped, run the same command again to go on (exit code {})",
+            EXIT_INTERRUPTED
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(if failed.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_INPUT_FAILED
+    })
+}
+
+/// A duration option in seconds.
+pub(super) fn seconds(s: f64, option: &str) -> Result<std::time::Duration, Error> {
+    std::time::Duration::try_from_secs_f64(s)
+        .map_err(|_| Error::Usage(format!("{option}: {s} is not a number of seconds")))
+}
