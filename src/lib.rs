@@ -16,6 +16,7 @@ pub mod extractor;
 pub mod fate;
 pub mod features;
 pub mod html;
+pub mod inputs;
 pub mod output;
 pub mod pipeline;
 pub mod report;
@@ -23,8 +24,8 @@ pub mod shingle;
 pub mod signals;
 pub mod warc;
 
-pub use document::{Block, Document};
 pub use cli::main as run_cli;
+pub use document::{Block, Document};
 pub use error::Error;
 pub use extractor::{Extractor, Options};
 pub use pipeline::stream::{Documents, InputError, StreamStats};

@@ -1,15 +1,16 @@
 //! `cowrex eval`: cowrex's scorers or another tool's texts against the gold texts of development
 //! sets, by page and by block.
 
-use crate::classify::{self};
-use crate::document::{self};
-use crate::error::{EXIT_OK, Error};
-use crate::eval;
-use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
 
 use super::train::GbtArgs;
 use super::{BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, threads_or_cores};
+use crate::classify;
+use crate::document;
+use crate::error::{EXIT_OK, Error};
+use crate::eval;
 use crate::eval::sets::SetPages;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,5 +1,9 @@
 //! `cowrex extract` and `cowrex features`: one page to its text, blocks or texrex features.
 
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
 use super::{BiasArg, CliResult, DecideArg, ModelArgs, Sink, options, read_input};
 use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, ngram};
 use crate::document::Config;
@@ -8,8 +12,6 @@ use crate::extractor::{Extractor, Options};
 use crate::features::texrex::format_general;
 use crate::html::Syntax;
 use crate::output::xml;
-use clap::{Args, ValueEnum};
-use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(super) enum Format {

@@ -1,14 +1,17 @@
 //! `cowrex process`: WARC files to corpus files, through the library's pipeline.
 
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+
 use super::{CliResult, DecideArg, ModelArgs, batch, doc_config, load_models, threads_or_cores};
 use crate::document::{Config, DupBlocks};
 use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
-use crate::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
-use crate::warc::{Location, Retry};
-use clap::{Args, ValueEnum};
-use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use crate::inputs::{Inputs, ManifestShare};
+use crate::pipeline::{self, ExactDups, Formats, Progress, RunConfig};
+use crate::warc::Retry;
 
 #[derive(Args)]
 #[command(
@@ -152,14 +155,6 @@ pub(super) enum ExactDupsArg {
     Keep,
 }
 
-pub(super) fn is_warc_name(p: &Path) -> bool {
-    let n = p
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    n.ends_with(".warc") || n.ends_with(".warc.gz")
-}
-
 pub(super) fn process(a: ProcessArgs) -> CliResult {
     crate::signals::install()
         .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
@@ -170,73 +165,29 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
             a.out.display()
         ))
     })?;
-    let mut inputs = Vec::new();
-    let mut failed: Vec<(String, String)> = Vec::new();
-    let mut spooled: Option<PathBuf> = None;
-    for p in &a.inputs {
-        if p.as_os_str() == "-" {
-            // fastwarc needs a seekable input: spool stdin to a file in the output directory.
-            let tmp = a.out.join(".stdin.warc.tmp");
-            let mut f = std::fs::File::create(&tmp).map_err(|e| Error::output(tmp.display(), e))?;
-            io::copy(&mut io::stdin().lock(), &mut f)
-                .map_err(|e| Error::input("standard input", e))?;
-            inputs.push(Input {
-                location: Location::File(tmp.clone()),
-                stem: "stdin".into(),
-                arcfile: "-".into(),
-            });
-            spooled = Some(tmp);
-        } else if let Some(url) = p.to_str().filter(|s| pipeline::manifest::is_url(s)) {
-            match pipeline::manifest::resolve(url, None) {
-                Ok(i) => inputs.push(i),
-                Err(e) => {
-                    eprintln!("cowrex: {e}");
-                    failed.push((url.to_string(), e.to_string()));
-                }
-            }
-        } else if p.is_dir() {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| Error::input(format!("directory {}", p.display()), e))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.is_file() && is_warc_name(f))
-                .collect();
-            files.sort();
-            if files.is_empty() {
-                eprintln!(
-                    "cowrex: warning: no .warc or .warc.gz files in {}",
-                    p.display()
-                );
-            }
-            inputs.extend(files.into_iter().map(Input::file));
-        } else if let Err(e) = std::fs::File::open(p) {
-            eprintln!("cowrex: cannot read {}: {e}", p.display());
-            failed.push((p.display().to_string(), e.to_string()));
-        } else {
-            inputs.push(Input::file(p.clone()));
+    let manifest = match &a.manifest {
+        Some(path) => {
+            let (index, count) = batch::task(a.task_index, a.task_count)?;
+            Some(ManifestShare {
+                path,
+                base: a.input_base.as_deref(),
+                index,
+                count,
+            })
         }
+        None => None,
+    };
+    let Inputs {
+        inputs,
+        mut failed,
+        spooled,
+        warnings,
+    } = crate::inputs::resolve(&a.inputs, manifest, &a.out)?;
+    for w in &warnings {
+        eprintln!("cowrex: warning: {w}");
     }
-    if let Some(m) = &a.manifest {
-        let (index, count) = batch::task(a.task_index, a.task_count)?;
-        let lines = pipeline::manifest::read(m)
-            .map_err(|e| Error::input(format!("manifest {}", m.display()), e))?;
-        for line in pipeline::manifest::shard(lines, index, count) {
-            match pipeline::manifest::resolve(&line, a.input_base.as_deref()) {
-                Ok(i) => inputs.push(i),
-                Err(e) => {
-                    eprintln!("cowrex: {e}");
-                    failed.push((line, e.to_string()));
-                }
-            }
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    for i in &inputs {
-        if !seen.insert(i.stem.clone()) {
-            return Err(Error::Usage(format!(
-                "two inputs would both write {}.xml.gz; process them into different output directories",
-                i.stem
-            )));
-        }
+    for (_, e) in &failed {
+        eprintln!("cowrex: {e}");
     }
     let threads = threads_or_cores(a.threads);
     let progress = match (a.no_progress, a.progress) {

@@ -1,18 +1,19 @@
 //! `cowrex train`: the MLPs, n-gram models, the combined model and the markup model, from the
 //! project's data, byte for byte reproducibly.
 
-use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
-use crate::document::Config;
-use crate::error::{EXIT_OK, Error};
-use crate::eval;
-use clap::{Args, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand, ValueEnum};
 
 use super::corpus::expand;
 use super::evaluate::load_pages;
 use super::{CliResult, threads_or_cores};
 use crate::classify::quality::Profile;
+use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
+use crate::document::Config;
+use crate::error::{EXIT_OK, Error};
+use crate::eval;
 
 #[derive(Subcommand)]
 pub(super) enum TrainCommand {

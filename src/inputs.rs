@@ -1,0 +1,144 @@
+//! The inputs of a `process` run as its arguments name them: WARC files, directories of WARC
+//! files, http(s) URLs, standard input (spooled to a file: the reader seeks) and this task's
+//! share of a manifest's lines.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::pipeline::{Input, manifest};
+use crate::warc::Location;
+
+/// What a run's arguments name.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// The inputs to process, in order.
+    pub inputs: Vec<Input>,
+    /// Those that cannot be read, with the reason; a run counts them as failed.
+    pub failed: Vec<(String, String)>,
+    /// The file standard input was spooled to, to remove after the run.
+    pub spooled: Option<PathBuf>,
+    /// Directories without WARC files.
+    pub warnings: Vec<String>,
+}
+
+/// A manifest, the base its relative lines are joined to, and this task's share of it (task
+/// `index` of `count`, see [`manifest::shard`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ManifestShare<'a> {
+    pub path: &'a Path,
+    pub base: Option<&'a str>,
+    pub index: usize,
+    pub count: usize,
+}
+
+/// Whether a file name is a WARC file's (`.warc`, `.warc.gz`, any case).
+fn is_warc_name(p: &Path) -> bool {
+    let n = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    n.ends_with(".warc") || n.ends_with(".warc.gz")
+}
+
+/// Resolve the arguments (`-` is standard input, spooled into `spool_dir`) and the manifest's
+/// share. An input that cannot be read is listed in [`Inputs::failed`]; `Err` when a
+/// directory or the manifest cannot be read, standard input cannot be spooled, or two inputs
+/// would write the same output files.
+pub fn resolve(
+    args: &[PathBuf],
+    manifest: Option<ManifestShare>,
+    spool_dir: &Path,
+) -> Result<Inputs, Error> {
+    let mut out = Inputs::default();
+    for p in args {
+        if p.as_os_str() == "-" {
+            let tmp = spool_dir.join(".stdin.warc.tmp");
+            let mut f = std::fs::File::create(&tmp).map_err(|e| Error::output(tmp.display(), e))?;
+            io::copy(&mut io::stdin().lock(), &mut f)
+                .map_err(|e| Error::input("standard input", e))?;
+            out.inputs.push(Input {
+                location: Location::File(tmp.clone()),
+                stem: "stdin".into(),
+                arcfile: "-".into(),
+            });
+            out.spooled = Some(tmp);
+        } else if let Some(url) = p.to_str().filter(|s| manifest::is_url(s)) {
+            match manifest::resolve(url, None) {
+                Ok(i) => out.inputs.push(i),
+                Err(e) => out.failed.push((url.to_string(), e.to_string())),
+            }
+        } else if p.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| Error::input(format!("directory {}", p.display()), e))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && is_warc_name(f))
+                .collect();
+            files.sort();
+            if files.is_empty() {
+                out.warnings
+                    .push(format!("no .warc or .warc.gz files in {}", p.display()));
+            }
+            out.inputs.extend(files.into_iter().map(Input::file));
+        } else if let Err(e) = std::fs::File::open(p) {
+            out.failed.push((
+                p.display().to_string(),
+                format!("cannot read {}: {e}", p.display()),
+            ));
+        } else {
+            out.inputs.push(Input::file(p.clone()));
+        }
+    }
+    if let Some(m) = manifest {
+        let lines = manifest::read(m.path)
+            .map_err(|e| Error::input(format!("manifest {}", m.path.display()), e))?;
+        for line in manifest::shard(lines, m.index, m.count) {
+            match manifest::resolve(&line, m.base) {
+                Ok(i) => out.inputs.push(i),
+                Err(e) => out.failed.push((line, e.to_string())),
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for i in &out.inputs {
+        if !seen.insert(i.stem.as_str()) {
+            return Err(Error::Usage(format!(
+                "two inputs would both write {}.xml.gz; process them into different output directories",
+                i.stem
+            )));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directories_files_and_missing_inputs() {
+        let dir = std::env::temp_dir().join(format!("cowrex-inputs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("d")).unwrap();
+        for name in ["b.warc.gz", "a.warc", "notes.txt"] {
+            std::fs::write(dir.join("d").join(name), b"").unwrap();
+        }
+        std::fs::create_dir_all(dir.join("empty")).unwrap();
+        let args = [
+            dir.join("d"),
+            dir.join("empty"),
+            dir.join("missing.warc.gz"),
+        ];
+        let r = resolve(&args, None, &dir).unwrap();
+        let stems: Vec<&str> = r.inputs.iter().map(|i| i.stem.as_str()).collect();
+        assert_eq!(stems, ["a", "b"], "sorted, WARC files only");
+        assert_eq!(r.failed.len(), 1);
+        assert!(r.failed[0].1.contains("missing.warc.gz"), "{:?}", r.failed);
+        assert_eq!(r.warnings.len(), 1);
+        assert!(r.warnings[0].contains("empty"));
+        // The same file twice would write the same outputs.
+        let twice = [dir.join("d/a.warc"), dir.join("d/a.warc")];
+        assert!(matches!(resolve(&twice, None, &dir), Err(Error::Usage(_))));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
