@@ -3,7 +3,8 @@
 //! the text of elements that name an author or a date. [`crate::document::metadata`] reads
 //! them.
 
-use super::{is_html_ws, parse_attributes, split_markup};
+use super::markup::split_markup;
+use super::scan::{is_html_ws, parse_attributes};
 
 /// At most this many `<meta>` values and this many element clues per page.
 pub(crate) const MAX_CLUES: usize = 128;
@@ -133,7 +134,7 @@ pub(crate) fn element_clue<'a>(name: &[u8], attrs: &'a [u8]) -> Option<ElementCl
 /// Append text to a clue's value with whitespace collapsed, up to [`MAX_CLUE_BYTES`].
 pub(crate) fn push_text(value: &mut Vec<u8>, bytes: &[u8]) {
     if value.len() < MAX_CLUE_BYTES {
-        super::push_collapsed(value, &bytes[..bytes.len().min(MAX_CLUE_BYTES)]);
+        super::block::push_collapsed(value, &bytes[..bytes.len().min(MAX_CLUE_BYTES)]);
         value.truncate(MAX_CLUE_BYTES);
     }
 }

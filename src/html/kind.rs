@@ -74,8 +74,9 @@ impl Kind {
     }
 }
 
-/// Where an open element stands for the kinds of the blocks inside it ([`super::Stripper`]
-/// keeps one per open element, inherited from its parent).
+/// Where an open element stands for the kinds of the blocks inside it
+/// ([`Stripper`](super::segmenter::Stripper) keeps one per open element, inherited from its
+/// parent).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Context {
     /// The kind of text directly inside it.
@@ -90,7 +91,7 @@ pub(crate) struct Context {
 
 impl Context {
     /// The context of a start tag's element inside `parent`, except for table cells, whose
-    /// position [`super::Stripper`] knows ([`Kind::Cell`]).
+    /// position [`Stripper`](super::segmenter::Stripper) knows ([`Kind::Cell`]).
     pub fn child(parent: Context, name: &[u8]) -> Context {
         let mut c = parent;
         let keeps = |k: Kind| {

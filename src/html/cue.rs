@@ -1,0 +1,292 @@
+//! Structural cues of a block: bits for the elements its text is in (tag names, and tokens of
+//! their `class`, `id` and `role` attributes), inherited from all ancestors.
+//!
+//! The bits are set here: by tag names (`tag_cues`) and by the `class`, `id`, `role`,
+//! `itemprop`, `hidden` and `style` attributes of start tags (`attr_cues`).
+
+use memchr::memmem;
+
+use super::markup::{class_key, markup_tokens};
+use super::scan::{attributes, is_html_ws};
+
+/// Inside `<a>`.
+pub const LINK: u32 = 1 << 0;
+/// Inside `h1`.
+pub const H1: u32 = 1 << 1;
+/// Inside `h1`…`h6`.
+pub const HEADING: u32 = 1 << 2;
+/// Inside `ul`, `ol` or `dl`.
+pub const LIST: u32 = 1 << 3;
+/// Inside `table`.
+pub const TABLE: u32 = 1 << 4;
+/// Inside `form`.
+pub const FORM: u32 = 1 << 5;
+/// `<nav>`, or a token like nav, menu, breadcrumb, pagination.
+pub const NAV: u32 = 1 << 6;
+/// `<header>`, or header, masthead, banner, topbar.
+pub const HEADER: u32 = 1 << 7;
+/// `<footer>`, or footer, copyright, contentinfo.
+pub const FOOTER: u32 = 1 << 8;
+/// `<aside>`, or sidebar, widget, related, recommended, popular, promo, sponsor, advert.
+pub const ASIDE: u32 = 1 << 9;
+/// comment, reply, respond, discuss, disqus.
+pub const COMMENT: u32 = 1 << 10;
+/// share, social, facebook, twitter, newsletter, subscribe, follow.
+pub const SHARE: u32 = 1 << 11;
+/// `<article>` or `<main>`, or article, content, post, entry, story, main, body, text.
+pub const ARTICLE: u32 = 1 << 12;
+/// byline, author, date, time, meta, tags, caption, credit.
+pub const META: u32 = 1 << 13;
+/// `blockquote`, `pre`, `figure`, `figcaption`, `caption`.
+pub const QUOTE: u32 = 1 << 14;
+/// `p`: running text markup.
+pub const P: u32 = 1 << 15;
+/// `<main>` or `role="main"`: the page's own statement of its main content.
+pub const MAIN: u32 = 1 << 16;
+/// An `<article>` element (the tag itself, not a class name).
+pub const ARTICLE_TAG: u32 = 1 << 17;
+/// `itemprop` articleBody, text, reviewBody or description: the body of a schema.org item.
+pub const BODY_PROP: u32 = 1 << 18;
+/// Not rendered: the `hidden` attribute, `aria-hidden="true"`, an inline `display:none` or
+/// `visibility:hidden`, `<template>`, or text for screen readers only (sr-only,
+/// visually-hidden, screen-reader).
+pub const HIDDEN: u32 = 1 << 19;
+/// `<dialog>`, or cookie, consent, gdpr, modal, popup, overlay.
+pub const MODAL: u32 = 1 << 20;
+/// Controls: `<button>`, `<label>`, `<option>`, or `role` button, tab, menuitem, switch.
+pub const CONTROL: u32 = 1 << 21;
+/// Number of cue bits.
+pub const COUNT: usize = 22;
+/// The cues' names, bit by bit.
+pub const NAMES: [&str; COUNT] = [
+    "link",
+    "h1",
+    "heading",
+    "list",
+    "table",
+    "form",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "comment",
+    "share",
+    "article",
+    "meta",
+    "quote",
+    "p",
+    "main",
+    "article_tag",
+    "body_prop",
+    "hidden",
+    "modal",
+    "control",
+];
+
+/// The [`cue`](self) bits a tag name sets.
+pub(super) fn tag_cues(name: &[u8]) -> u32 {
+    match name {
+        b"a" => LINK,
+        b"h1" => H1 | HEADING,
+        b"h2" | b"h3" | b"h4" | b"h5" | b"h6" => HEADING,
+        b"ul" | b"ol" | b"dl" => LIST,
+        b"table" => TABLE,
+        b"form" => FORM,
+        b"nav" => NAV,
+        b"header" => HEADER,
+        b"footer" => FOOTER,
+        b"aside" => ASIDE,
+        b"article" => ARTICLE | ARTICLE_TAG,
+        b"main" => ARTICLE | MAIN,
+        b"template" => HIDDEN,
+        b"dialog" => MODAL,
+        b"button" | b"label" | b"option" => CONTROL,
+        b"time" | b"address" => META,
+        b"blockquote" | b"pre" | b"figure" | b"figcaption" | b"caption" => QUOTE,
+        b"p" => P,
+        _ => 0,
+    }
+}
+
+/// Substrings of `class`, `id` and `role` values, with the cue each sets (0: none, a word of
+/// [`clues::element_clue`](super::clues::element_clue)'s datelines only).
+const ATTR_CUES: [(&str, u32); 60] = [
+    ("nav", NAV),
+    ("menu", NAV),
+    ("breadcrumb", NAV),
+    ("pagination", NAV),
+    ("pager", NAV),
+    ("toolbar", NAV),
+    ("skip", NAV),
+    ("header", HEADER),
+    ("masthead", HEADER),
+    ("banner", HEADER),
+    ("topbar", HEADER),
+    ("logo", HEADER),
+    ("footer", FOOTER),
+    ("copyright", FOOTER),
+    ("contentinfo", FOOTER),
+    ("legal", FOOTER),
+    ("sidebar", ASIDE),
+    ("widget", ASIDE),
+    ("related", ASIDE),
+    ("recommend", ASIDE),
+    ("popular", ASIDE),
+    ("promo", ASIDE),
+    ("sponsor", ASIDE),
+    ("advert", ASIDE),
+    ("complementary", ASIDE),
+    ("teaser", ASIDE),
+    ("comment", COMMENT),
+    ("reply", COMMENT),
+    ("respond", COMMENT),
+    ("discuss", COMMENT),
+    ("disqus", COMMENT),
+    ("share", SHARE),
+    ("social", SHARE),
+    ("facebook", SHARE),
+    ("twitter", SHARE),
+    ("newsletter", SHARE),
+    ("subscribe", SHARE),
+    ("article", ARTICLE),
+    ("content", ARTICLE),
+    ("post", ARTICLE),
+    ("entry", ARTICLE),
+    ("story", ARTICLE),
+    ("main", ARTICLE),
+    ("byline", META),
+    ("author", META),
+    ("date", META),
+    ("publish", 0),
+    ("posted", 0),
+    ("timestamp", 0),
+    ("caption", META),
+    ("cookie", MODAL),
+    ("consent", MODAL),
+    ("gdpr", MODAL),
+    ("modal", MODAL),
+    ("popup", MODAL),
+    ("overlay", MODAL),
+    ("sr-only", HIDDEN),
+    ("visually-hidden", HIDDEN),
+    ("visuallyhidden", HIDDEN),
+    ("screen-reader", HIDDEN),
+];
+
+/// The [`cue`](self) bits of a start tag's attributes: tokens of `class`, `id` and `role`;
+/// `role` main and control roles; `itemprop` of an item's body; and what hides an element
+/// (`hidden`, `aria-hidden="true"`, an inline `display:none` or `visibility:hidden`). Also
+/// whether the tag may give a clue to metadata
+/// ([`clues::element_clue`](super::clues::element_clue): an `itemprop` or `rel` attribute, or a
+/// byline or dateline word in `class` or `id`), so that only those are read again.
+pub(super) fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64, bool) {
+    use std::sync::LazyLock;
+    static FINDER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(ATTR_CUES.iter().map(|(p, _)| p))
+            .expect("valid patterns")
+    });
+    if attrs.len() < 4 {
+        return (0, 0, false);
+    }
+    let (mut cues, mut class, mut clue) = (0, 0, false);
+    let is = |k: &[u8], name: &[u8]| k.eq_ignore_ascii_case(name);
+    for (k, v) in attributes(attrs) {
+        if is(k, b"class") {
+            class = class_key(v);
+        }
+        if is(k, b"class") || is(k, b"id") {
+            markup_tokens(v, tokens);
+        }
+        if is(k, b"class") || is(k, b"id") || is(k, b"role") {
+            for m in FINDER.find_overlapping_iter(v) {
+                let c = ATTR_CUES[m.pattern().as_usize()].1;
+                cues |= c;
+                clue |= c == 0 || c == META;
+            }
+            if is(k, b"role") {
+                for t in v.split(|&b| is_html_ws(b)) {
+                    if is(t, b"main") {
+                        cues |= MAIN;
+                    } else if [&b"button"[..], b"tab", b"menuitem", b"switch"]
+                        .iter()
+                        .any(|r| is(t, r))
+                    {
+                        cues |= CONTROL;
+                    }
+                }
+            }
+        } else if is(k, b"hidden") || (is(k, b"aria-hidden") && is(v, b"true")) {
+            cues |= HIDDEN;
+        } else if is(k, b"style") {
+            let style: Vec<u8> = v
+                .iter()
+                .filter(|b| !is_html_ws(**b))
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            if memmem::find(&style, b"display:none").is_some()
+                || memmem::find(&style, b"visibility:hidden").is_some()
+            {
+                cues |= HIDDEN;
+            }
+        } else if is(k, b"rel") {
+            clue = true;
+        } else if is(k, b"itemprop") {
+            clue = true;
+            let body = [&b"articlebody"[..], b"text", b"reviewbody", b"description"];
+            if v.split(|&b| is_html_ws(b))
+                .any(|t| body.iter().any(|n| is(t, n)))
+            {
+                cues |= BODY_PROP;
+            }
+        }
+    }
+    (cues, class, clue)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::html::cue;
+    use crate::html::segmenter::tests::blocks;
+
+    #[test]
+    fn semantic_hidden_and_control_cues() {
+        let b = blocks(
+            r#"<body><main><p>In main</p></main><div role="main"><p>Role main</div>
+            <article><p>In an article</p></article>
+            <div itemprop="articleBody"><p>Body</p></div><div itemprop="name"><p>Name</div>
+            <div hidden><p>Hidden</div><div aria-hidden="true"><p>Aria</div>
+            <div style="color: red; display : none"><p>Styled</div><span class="sr-only">Skip</span>
+            <template><p>Inert</template><div class="cookie-notice"><p>Cookies</div>
+            <button>Buy</button><div role="tab"><p>Tab</div><div aria-hidden="false"><p>Shown</div></body>"#,
+        );
+        let cues: Vec<(String, u32)> = b
+            .iter()
+            .map(|b| {
+                (
+                    String::from_utf8_lossy(&b.text).trim().to_owned(),
+                    b.cues & !cue::P,
+                )
+            })
+            .collect();
+        let want = [
+            ("In main", cue::MAIN | cue::ARTICLE),
+            ("Role main", cue::MAIN | cue::ARTICLE),
+            ("In an article", cue::ARTICLE_TAG | cue::ARTICLE),
+            ("Body", cue::BODY_PROP),
+            ("Name", 0),
+            ("Hidden", cue::HIDDEN),
+            ("Aria", cue::HIDDEN),
+            ("Styled", cue::HIDDEN),
+            ("Skip", cue::HIDDEN),
+            ("Inert", cue::HIDDEN),
+            ("Cookies", cue::MODAL),
+            ("Buy", cue::CONTROL),
+            ("Tab", cue::CONTROL),
+            ("Shown", 0),
+        ];
+        let want: Vec<(String, u32)> = want.iter().map(|(t, c)| (t.to_string(), *c)).collect();
+        assert_eq!(cues, want);
+    }
+}
