@@ -9,7 +9,7 @@
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
-use super::Input;
+use super::config::Input;
 use crate::error::Error;
 use crate::open_maybe_gz;
 use crate::warc::Location;

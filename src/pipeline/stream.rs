@@ -11,8 +11,11 @@ use std::sync::Arc;
 use crossbeam_channel::{Receiver, Sender};
 use rustc_hash::FxHashMap;
 
+use super::config::{Input, MAX_PAYLOAD};
+use super::dups::first_with_text;
+use super::order::{Channels, Reorder, channels};
+use super::reader::{Job, not_a_warc, reader};
 use super::select::record_page;
-use super::{Channels, Input, Job, channels, first_with_text, reader};
 use crate::classify::Models;
 use crate::document::{self, Config, Document, StageTimes};
 use crate::fate::Fate;
@@ -35,7 +38,7 @@ impl Default for StreamConfig {
         StreamConfig {
             doc: Config::default(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            max_payload: super::MAX_PAYLOAD,
+            max_payload: MAX_PAYLOAD,
             retry: Retry::default(),
         }
     }
@@ -82,9 +85,8 @@ enum Out {
 pub struct Documents {
     inputs: Arc<Vec<Input>>,
     rx: Receiver<Vec<(u64, Out)>>,
-    tokens: Sender<()>,
-    pending: BTreeMap<u64, Out>,
-    next: u64,
+    /// The results in input order, tokens back to the reader.
+    order: Reorder<Out>,
     /// Text fingerprints of the current input's documents, with the id of the first one.
     seen: FxHashMap<u128, String>,
     current: usize,
@@ -124,9 +126,7 @@ pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Do
     Documents {
         inputs,
         rx: done_rx,
-        tokens: token_tx,
-        pending: BTreeMap::new(),
-        next: 0,
+        order: Reorder::new(token_tx),
         seen: FxHashMap::default(),
         current: 0,
         types: BTreeMap::new(),
@@ -195,9 +195,7 @@ impl Iterator for Documents {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            while let Some(out) = self.pending.remove(&self.next) {
-                self.next += 1;
-                let _ = self.tokens.try_send(());
+            while let Some(out) = self.order.pop() {
                 match out {
                     Out::Start(file) => {
                         self.current = file;
@@ -229,7 +227,7 @@ impl Iterator for Documents {
                     }
                     Out::Abort => {}
                     Out::End(error, bytes) => {
-                        let failure = error.or_else(|| super::not_a_warc(&self.types, bytes));
+                        let failure = error.or_else(|| not_a_warc(&self.types, bytes));
                         if let Some(message) = failure {
                             return Some(Err(InputError {
                                 input: self.inputs[self.current].location.to_string(),
@@ -240,7 +238,7 @@ impl Iterator for Documents {
                 }
             }
             match self.rx.recv() {
-                Ok(batch) => self.pending.extend(batch),
+                Ok(batch) => self.order.extend(batch),
                 Err(_) => return None,
             }
         }

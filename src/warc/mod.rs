@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
-use fastwarc::warc::record::SharedWarcRecord;
+use fastwarc::warc::record::{SharedWarcRecord, WarcRecord};
 use memchr::memmem;
 
 pub mod http;
@@ -81,14 +81,51 @@ pub fn read_file(
 }
 
 /// [`read_file`] on any source.
-pub fn read(
-    src: &Source,
-    opts: ReadOptions,
-    mut f: impl FnMut(ReadItem) -> bool,
-) -> io::Result<u64> {
+pub fn read(src: &Source, opts: ReadOptions, f: impl FnMut(ReadItem) -> bool) -> io::Result<u64> {
     // The first pass's reader tells whether the file is gzipped (one request over HTTP).
-    let mut first_reader = BufReader::with_capacity(1 << 17, src.open_at(0)?);
-    let head = first_reader.fill_buf()?;
+    let (first_reader, gzip) = open_first(src)?;
+    let mut first_reader = Some(first_reader);
+    let mut out = Handover {
+        f,
+        go_on: true,
+        pending: None,
+    };
+    let mut start = 0u64;
+    loop {
+        let reader = match first_reader.take() {
+            Some(r) => r,
+            None => BufReader::with_capacity(1 << 17, src.open_at(start)?),
+        };
+        let pass = read_pass(reader, start, gzip, opts, &mut out)?;
+        // A stop request can surface as a read error; it is not damage to recover from.
+        if crate::signals::stop_requested() {
+            return Err(stopped());
+        }
+        let Some(from) = pass.failed_at else {
+            let file_len = src.size().unwrap_or(pass.last_offset);
+            out.flush(file_len);
+            return out.result(file_len);
+        };
+        if !out.go_on {
+            return Err(stopped());
+        }
+        let (next, file_len) = skip_damage(src, from, gzip, &mut out)?;
+        match next {
+            Some(n) if n > start => start = n,
+            _ => return out.result(file_len),
+        }
+    }
+}
+
+/// The error of a read that the caller stopped.
+fn stopped() -> io::Error {
+    io::Error::new(io::ErrorKind::Interrupted, "stopped")
+}
+
+/// A reader of `src` from its start, and whether the file is gzipped (by its first bytes).
+fn open_first(src: &Source) -> io::Result<(BufReader<source::Reader>, bool)> {
+    let mut reader = BufReader::with_capacity(1 << 17, src.open_at(0)?);
+    let head = reader.fill_buf()?;
     let gzip = if head.len() == 1 {
         // Rare: a first read of one byte; look again from the start.
         let mut magic = [0u8; 2];
@@ -96,18 +133,31 @@ pub fn read(
     } else {
         head.starts_with(&[0x1f, 0x8b])
     };
-    let mut first_reader = Some(first_reader);
-    let go_on = std::cell::Cell::new(true);
-    let mut f = |item: ReadItem| {
-        if go_on.get() {
-            go_on.set(f(item));
+    Ok((reader, gzip))
+}
+
+/// Hands the items to the caller's callback in file order, each record held back until the
+/// next one tells its length. Once the callback returns `false`, nothing more is handed over.
+struct Handover<F> {
+    f: F,
+    /// The callback has not asked to stop.
+    go_on: bool,
+    /// The record read last, held back until the next one tells its length.
+    pending: Option<ReadItem>,
+}
+
+impl<F: FnMut(ReadItem) -> bool> Handover<F> {
+    /// Hand `item` over, unless the callback asked to stop.
+    fn give(&mut self, item: ReadItem) {
+        if self.go_on {
+            self.go_on = (self.f)(item);
         }
-    };
-    let mut start = 0u64;
-    // The record read last, held back until the next one tells its length.
-    let mut pending: Option<ReadItem> = None;
-    let flush = |pending: &mut Option<ReadItem>, next_offset: u64, f: &mut dyn FnMut(ReadItem)| {
-        if let Some(mut item) = pending.take() {
+    }
+
+    /// Hand over the record held back, which ends at `next_offset`; one that the input ended
+    /// inside of is followed by its damaged stretch ([`TRUNCATED_RECORD`]).
+    fn flush(&mut self, next_offset: u64) {
+        if let Some(mut item) = self.pending.take() {
             let mut cut = None;
             if let ReadItem::Record(r) | ReadItem::TooLarge(r) | ReadItem::Broken(r, _) = &mut item
             {
@@ -116,136 +166,158 @@ pub fn read(
                     cut = Some(r.length);
                 }
             }
-            f(item);
+            self.give(item);
             if let Some(bytes) = cut {
-                f(ReadItem::Skipped {
+                self.give(ReadItem::Skipped {
                     reason: TRUNCATED_RECORD,
                     bytes,
                 });
             }
         }
-    };
-    let stopped = || io::Error::new(io::ErrorKind::Interrupted, "stopped");
-    loop {
-        let reader = match first_reader.take() {
-            Some(r) => r,
-            None => BufReader::with_capacity(1 << 17, src.open_at(start)?),
-        };
-        let options = ArchiveIteratorOptions {
-            parse_http: false,
-            quirks_mode: true,
-            max_header_len: 1 << 20,
-            ..Default::default()
-        };
-        let iter = ArchiveIterator::with_options(reader, options);
-        // Where the damage was met: the start of the last record read (or of this pass).
-        let mut failed_at: Option<u64> = None;
-        let mut first = true;
-        let mut last_offset = start;
-        for item in iter {
-            if !go_on.get() {
-                return Err(stopped());
-            }
-            let rec = match item {
-                Ok(r) => r,
-                Err(_) => {
-                    failed_at = Some(last_offset);
-                    break;
-                }
-            };
-            let (record, result) = rec.with_mut(|r| {
-                let mut offset = r.stream_pos();
-                // After a seek, the first member reports no member start of its own.
-                if gzip && first && offset < start {
-                    offset = start;
-                }
-                let h = r.headers();
-                let get = |k: &str| h.get(k).map(|v| v.trim().to_string());
-                let mut record = Record {
-                    warc_type: r.record_type().as_str().to_ascii_lowercase(),
-                    target_uri: get("WARC-Target-URI")
-                        .map(|u| u.trim_matches(['<', '>']).to_string()),
-                    record_id: get("WARC-Record-ID"),
-                    warc_date: get("WARC-Date"),
-                    ip: get("WARC-IP-Address"),
-                    identified_payload_type: get("WARC-Identified-Payload-Type"),
-                    truncated: get("WARC-Truncated"),
-                    offset,
-                    ..Default::default()
-                };
-                if record.warc_type.is_empty() || record.warc_type == "notype" {
-                    record.warc_type = "unknown".into();
-                }
-                let len = r.content_length();
-                let result = if len > opts.max_payload {
-                    Ok(false)
-                } else if let Some(reader) = r.reader_mut() {
-                    let mut buf = Vec::with_capacity(len as usize);
-                    reader.take(len).read_to_end(&mut buf).map(|n| {
-                        if (n as u64) < len {
-                            record.truncated = Some(END_OF_INPUT.into());
-                        }
-                        record.block = buf;
-                        true
-                    })
-                } else {
-                    Ok(true)
-                };
-                (record, result)
-            });
-            first = false;
-            last_offset = record.offset;
-            flush(&mut pending, record.offset, &mut f);
-            match result {
-                Ok(true) => pending = Some(ReadItem::Record(record)),
-                Ok(false) => pending = Some(ReadItem::TooLarge(record)),
-                Err(e) => {
-                    failed_at = Some(record.offset);
-                    pending = Some(ReadItem::Broken(record, e.to_string()));
-                    break;
-                }
-            }
-        }
-        // A stop request can surface as a read error; it is not damage to recover from.
-        if crate::signals::stop_requested() {
-            return Err(stopped());
-        }
-        let Some(from) = failed_at else {
-            let file_len = src.size().unwrap_or(last_offset);
-            flush(&mut pending, file_len, &mut f);
-            return if go_on.get() {
-                Ok(file_len)
-            } else {
-                Err(stopped())
-            };
-        };
-        if !go_on.get() {
-            return Err(stopped());
-        }
-        // Find where the next record starts after the damage.
-        let (next, end) = resync(src, from + 1, gzip)?;
-        let file_len = src.size().unwrap_or(end);
-        let next_offset = next.unwrap_or(file_len);
-        let record_end = match &pending {
-            Some(ReadItem::Broken(r, _)) => r.offset,
-            _ => from,
-        };
-        flush(&mut pending, next_offset, &mut f);
-        let skipped = next_offset.saturating_sub(record_end.max(from));
-        f(ReadItem::Skipped {
-            reason: if gzip {
-                "corrupt_gzip_or_record"
-            } else {
-                "corrupt_record"
-            },
-            bytes: skipped,
-        });
-        match next {
-            Some(n) if n > start => start = n,
-            _ if go_on.get() => return Ok(file_len),
-            _ => return Err(stopped()),
+    }
+
+    /// The result of a read that ends here: the file's length, or the error of a stopped read.
+    fn result(&self, file_len: u64) -> io::Result<u64> {
+        if self.go_on {
+            Ok(file_len)
+        } else {
+            Err(stopped())
         }
     }
+}
+
+/// Where a pass over the records ended.
+struct Pass {
+    /// Where the damage was met: the start of the last record read (or of the pass); `None`
+    /// when the pass read to the end of the input.
+    failed_at: Option<u64>,
+    /// The start of the last record read (or of the pass).
+    last_offset: u64,
+}
+
+/// Read the records from `reader`, which is at `start` in the file, handing them to `out`, up
+/// to the end of the input or the first damage. A record whose block could not be read is
+/// held back as [`ReadItem::Broken`]. An `Interrupted` error when the callback asked to stop.
+fn read_pass<F: FnMut(ReadItem) -> bool>(
+    reader: BufReader<source::Reader>,
+    start: u64,
+    gzip: bool,
+    opts: ReadOptions,
+    out: &mut Handover<F>,
+) -> io::Result<Pass> {
+    let options = ArchiveIteratorOptions {
+        parse_http: false,
+        quirks_mode: true,
+        max_header_len: 1 << 20,
+        ..Default::default()
+    };
+    let iter = ArchiveIterator::with_options(reader, options);
+    let mut first = true;
+    let mut last_offset = start;
+    for item in iter {
+        if !out.go_on {
+            return Err(stopped());
+        }
+        let Ok(rec) = item else {
+            return Ok(Pass {
+                failed_at: Some(last_offset),
+                last_offset,
+            });
+        };
+        let (record, result) = rec.with_mut(|r| {
+            let mut offset = r.stream_pos();
+            // After a seek, the first member reports no member start of its own.
+            if gzip && first && offset < start {
+                offset = start;
+            }
+            take_record(r, offset, opts.max_payload)
+        });
+        first = false;
+        last_offset = record.offset;
+        out.flush(record.offset);
+        match result {
+            Ok(true) => out.pending = Some(ReadItem::Record(record)),
+            Ok(false) => out.pending = Some(ReadItem::TooLarge(record)),
+            Err(e) => {
+                out.pending = Some(ReadItem::Broken(record, e.to_string()));
+                return Ok(Pass {
+                    failed_at: Some(last_offset),
+                    last_offset,
+                });
+            }
+        }
+    }
+    Ok(Pass {
+        failed_at: None,
+        last_offset,
+    })
+}
+
+/// The record that starts at `offset`: its headers, and its block unless that is over
+/// `max_payload`. With it, `Ok(true)` when the block was read (to the end of the input at
+/// most), `Ok(false)` when it is over the cap, or the error that stopped reading it.
+fn take_record(r: &mut WarcRecord, offset: u64, max_payload: u64) -> (Record, io::Result<bool>) {
+    let h = r.headers();
+    let get = |k: &str| h.get(k).map(|v| v.trim().to_string());
+    let mut record = Record {
+        warc_type: r.record_type().as_str().to_ascii_lowercase(),
+        target_uri: get("WARC-Target-URI").map(|u| u.trim_matches(['<', '>']).to_string()),
+        record_id: get("WARC-Record-ID"),
+        warc_date: get("WARC-Date"),
+        ip: get("WARC-IP-Address"),
+        identified_payload_type: get("WARC-Identified-Payload-Type"),
+        truncated: get("WARC-Truncated"),
+        offset,
+        ..Default::default()
+    };
+    if record.warc_type.is_empty() || record.warc_type == "notype" {
+        record.warc_type = "unknown".into();
+    }
+    let len = r.content_length();
+    let result = if len > max_payload {
+        Ok(false)
+    } else if let Some(reader) = r.reader_mut() {
+        let mut buf = Vec::with_capacity(len as usize);
+        reader.take(len).read_to_end(&mut buf).map(|n| {
+            if (n as u64) < len {
+                record.truncated = Some(END_OF_INPUT.into());
+            }
+            record.block = buf;
+            true
+        })
+    } else {
+        Ok(true)
+    };
+    (record, result)
+}
+
+/// After damage met at `from`: find where the next record starts, then hand over the record
+/// held back, which ends there, and the damaged stretch. Returns where the next record starts
+/// (`None` at the end of the input) and the file's length.
+fn skip_damage<F: FnMut(ReadItem) -> bool>(
+    src: &Source,
+    from: u64,
+    gzip: bool,
+    out: &mut Handover<F>,
+) -> io::Result<(Option<u64>, u64)> {
+    let (next, end) = resync(src, from + 1, gzip)?;
+    let file_len = src.size().unwrap_or(end);
+    let next_offset = next.unwrap_or(file_len);
+    let record_end = match &out.pending {
+        Some(ReadItem::Broken(r, _)) => r.offset,
+        _ => from,
+    };
+    out.flush(next_offset);
+    let skipped = next_offset.saturating_sub(record_end.max(from));
+    out.give(ReadItem::Skipped {
+        reason: if gzip {
+            "corrupt_gzip_or_record"
+        } else {
+            "corrupt_record"
+        },
+        bytes: skipped,
+    });
+    Ok((next, file_len))
 }
 
 /// The next position at or after `from` where a record starts: a gzip member whose content

@@ -1,0 +1,197 @@
+//! A run's settings: [`RunConfig`], its [`Input`]s and [`Formats`], and [`config_hash`], the
+//! hash of the settings that change what is written (kept in `S.done.json`).
+
+use std::path::PathBuf;
+
+use md5::{Digest, Md5};
+use serde::Serialize;
+
+use super::dups::ExactDups;
+use super::progress::Progress;
+use crate::document::Config;
+use crate::hex;
+use crate::warc::{Location, Retry};
+
+/// The default cap on a record's block, in bytes (`--max-payload`).
+pub const MAX_PAYLOAD: u64 = 16 << 20;
+
+/// Settings of a `process` run. Its serialised form, less the fields marked `skip` (which do
+/// not change what is written), is what [`config_hash`] hashes.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunConfig {
+    /// The inputs, read in this order.
+    #[serde(skip)]
+    pub inputs: Vec<Input>,
+    /// Where the outputs go.
+    #[serde(skip)]
+    pub out_dir: PathBuf,
+    /// Worker threads. Outputs are the same at any number of threads.
+    #[serde(skip)]
+    pub threads: usize,
+    /// How each page is analysed.
+    pub doc: Config,
+    /// Record blocks above this many bytes are skipped (`skipped.payload_too_large`).
+    pub max_payload: u64,
+    /// How the run reports progress on stderr.
+    #[serde(skip)]
+    pub progress: Progress,
+    /// gzip level of the outputs: changes their bytes, not what they hold.
+    #[serde(skip)]
+    pub compression: u32,
+    /// The corpus formats written.
+    pub formats: Formats,
+    /// What happens to a document whose text equals an earlier document's of its input file.
+    pub exact_dups: ExactDups,
+    /// Retries of http(s) inputs.
+    #[serde(skip)]
+    pub retry: Retry,
+}
+
+/// Corpus formats to write (at least one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Formats {
+    /// `S.xml.gz`, texrex's XML.
+    pub xml: bool,
+    /// `S.jsonl.gz`, a JSON object per document.
+    pub jsonl: bool,
+    /// `S.vrt.gz`, one token per line.
+    pub vrt: bool,
+}
+
+/// One input: a WARC file, an http(s) URL, or standard input spooled to a temporary file.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// Where the input is read from.
+    pub location: Location,
+    /// Output stem (`S` in `S.xml.gz`); a relative path for the inputs of a manifest.
+    pub stem: String,
+    /// Name written as `arcfile`.
+    pub arcfile: String,
+}
+
+impl Input {
+    /// An input file; the stem is its name without `.gz` and `.warc`.
+    pub fn file(path: PathBuf) -> Input {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "input".into());
+        let mut stem = name.as_str();
+        for ext in [".gz", ".warc", ".arc"] {
+            stem = stem.strip_suffix(ext).unwrap_or(stem);
+        }
+        Input {
+            stem: stem.to_string(),
+            arcfile: name.clone(),
+            location: Location::File(path),
+        }
+    }
+}
+
+/// Hash of everything that changes the output, for `done.json`: the run's settings as
+/// serialised (every field of [`RunConfig`] not marked `skip`) and the models' checksum.
+pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
+    let settings = serde_json::to_string(cfg).expect("settings serialise");
+    let s = format!("v9 {settings} model={model_checksum}");
+    hex(&Md5::digest(s.as_bytes()))
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document;
+
+    fn settings() -> RunConfig {
+        RunConfig {
+            inputs: Vec::new(),
+            out_dir: PathBuf::from("out"),
+            threads: 1,
+            doc: Config::default(),
+            max_payload: MAX_PAYLOAD,
+            progress: Progress::Off,
+            compression: 6,
+            formats: Formats {
+                xml: true,
+                jsonl: false,
+                vrt: false,
+            },
+            exact_dups: ExactDups::default(),
+            retry: Retry::default(),
+        }
+    }
+
+    /// How many values the settings serialise to (nested objects counted by their values).
+    fn leaves(v: &serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Object(m) => m.values().map(leaves).sum(),
+            _ => 1,
+        }
+    }
+
+    /// A change of any setting that changes the output changes the hash; the settings that do
+    /// not are left out. A new field of `RunConfig` or `Config` is hashed unless marked
+    /// `#[serde(skip)]`, and fails this test until it is given a change below.
+    #[test]
+    fn the_configuration_hash_covers_every_setting_that_changes_the_output() {
+        type Change = fn(&mut RunConfig);
+        let changes: [Change; 22] = [
+            |c| c.doc.threshold = Some(0.5),
+            |c| c.doc.limits.max_depth += 1,
+            |c| c.doc.limits.max_blocks += 1,
+            |c| c.doc.limits.max_work += 1,
+            |c| c.doc.syntax = crate::html::Syntax::Texrex,
+            |c| c.doc.filter = Some(document::DocFilter::default()),
+            |c| c.doc.max_badness = Some(30.0),
+            |c| c.doc.min_length += 1,
+            |c| c.doc.shingles = !c.doc.shingles,
+            |c| c.doc.links = !c.doc.links,
+            |c| c.doc.dup_blocks = document::DupBlocks::Drop,
+            |c| c.doc.markdown = Some(true),
+            |c| c.doc.mask.email = true,
+            |c| c.doc.mask.uri = true,
+            |c| c.doc.mask.hashtag = true,
+            |c| c.doc.texrex_text = true,
+            |c| c.doc.marks = !c.doc.marks,
+            |c| c.max_payload += 1,
+            |c| c.formats.xml = false,
+            |c| c.formats.jsonl = true,
+            |c| c.formats.vrt = true,
+            |c| c.exact_dups = ExactDups::Skip,
+        ];
+        let base = settings();
+        let serialised = serde_json::to_value(&base).unwrap();
+        assert_eq!(
+            leaves(&serialised),
+            changes.len(),
+            "a setting without a change in this test: {serialised}"
+        );
+        let hash = config_hash(&base, "m");
+        assert_eq!(hash, config_hash(&settings(), "m"), "deterministic");
+        assert_ne!(hash, config_hash(&base, "n"), "the models count");
+        let mut seen = std::collections::HashSet::from([hash.clone()]);
+        for (i, change) in changes.iter().enumerate() {
+            let mut c = settings();
+            change(&mut c);
+            assert!(
+                seen.insert(config_hash(&c, "m")),
+                "change {i} is not hashed"
+            );
+        }
+        let unhashed: [Change; 6] = [
+            |c| c.inputs.push(Input::file(PathBuf::from("a.warc.gz"))),
+            |c| c.out_dir = PathBuf::from("elsewhere"),
+            |c| c.threads = 8,
+            |c| c.progress = Progress::Bar,
+            |c| c.compression = 1,
+            |c| c.retry.retries = 0,
+        ];
+        for (i, change) in unhashed.iter().enumerate() {
+            let mut c = settings();
+            change(&mut c);
+            assert_eq!(
+                config_hash(&c, "m"),
+                hash,
+                "setting {i} does not change the output"
+            );
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! The output files of one input: gzip files written under temporary names ([`GzOut`], all
+//! of an input's in [`FileOut`]) and renamed once complete, `S.stats.json`, and `S.done.json`,
+//! written last, which tells a rerun the input is done ([`done_path`], [`is_done`]).
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::config::{Input, RunConfig};
+use super::worker::Rendered;
+use crate::document::StageTimes;
+use crate::output::gz::GzMembers;
+use crate::output::stats::FileStats;
+
+/// One gzip output file of an input, written under a temporary name.
+pub(super) struct GzOut {
+    name: String,
+    tmp: PathBuf,
+    enc: GzMembers<File>,
+}
+
+impl GzOut {
+    /// Create `dir/name`'s temporary file, compressed at `level`.
+    fn create(dir: &Path, name: String, level: u32) -> io::Result<GzOut> {
+        let tmp = tmp_name(dir, &name);
+        let f = File::create(&tmp)?;
+        Ok(GzOut {
+            name,
+            tmp,
+            enc: GzMembers::new(f, level),
+        })
+    }
+
+    /// Append bytes.
+    pub(super) fn write(&mut self, b: &[u8]) -> io::Result<()> {
+        self.enc.write_all(b)
+    }
+
+    /// Write a rendered document, with `mark` inserted when it is a duplicate.
+    pub(super) fn write_doc(&mut self, r: &Rendered, mark: Option<&[u8]>) -> io::Result<()> {
+        match mark {
+            None => self.write(&r.bytes),
+            Some(m) => {
+                self.write(&r.bytes[..r.mark_at])?;
+                self.write(m)?;
+                self.write(&r.bytes[r.mark_at..])
+            }
+        }
+    }
+
+    /// Complete the file, sync it and give it its name; returns the name.
+    fn finish(self, dir: &Path) -> io::Result<String> {
+        self.enc.finish()?.sync_all()?;
+        fs::rename(&self.tmp, dir.join(&self.name))?;
+        Ok(self.name)
+    }
+}
+
+/// Output files of one input, its statistics, and the time spent on it.
+pub(super) struct FileOut {
+    pub stem: String,
+    pub stats: FileStats,
+    pub xml: Option<GzOut>,
+    pub jsonl: Option<GzOut>,
+    pub vrt: Option<GzOut>,
+    pub shingles: Option<GzOut>,
+    pub links: Option<GzOut>,
+    /// When the input was started.
+    pub started: Instant,
+    /// The stages' times summed over the input's records.
+    pub times: StageTimes,
+}
+
+impl FileOut {
+    /// Create the temporary output files of `input`, for the formats of `cfg`.
+    pub(super) fn create(cfg: &RunConfig, input: &Input) -> io::Result<FileOut> {
+        // A manifest's inputs mirror their relative path under the output directory.
+        if let Some(parent) = cfg.out_dir.join(&input.stem).parent() {
+            fs::create_dir_all(parent)?;
+        }
+        let open = |on: bool, ext: &str| -> io::Result<Option<GzOut>> {
+            // Shingle lines are mostly random digits: higher levels cost much CPU and save
+            // little, so they get level 1 at most.
+            let level = if ext == "shingles" {
+                cfg.compression.min(1)
+            } else {
+                cfg.compression
+            };
+            on.then(|| GzOut::create(&cfg.out_dir, format!("{}.{ext}.gz", input.stem), level))
+                .transpose()
+        };
+        let stats = FileStats {
+            input: input.location.to_string(),
+            ..Default::default()
+        };
+        Ok(FileOut {
+            stem: input.stem.clone(),
+            stats,
+            xml: open(cfg.formats.xml, "xml")?,
+            jsonl: open(cfg.formats.jsonl, "jsonl")?,
+            vrt: open(cfg.formats.vrt, "vrt")?,
+            shingles: open(cfg.doc.shingles, "shingles")?,
+            links: open(cfg.doc.links, "links")?,
+            started: Instant::now(),
+            times: StageTimes::default(),
+        })
+    }
+
+    /// Remove the temporary files.
+    pub(super) fn discard(&mut self) {
+        for o in self.outputs() {
+            drop(o.enc);
+            let _ = fs::remove_file(&o.tmp);
+        }
+    }
+
+    /// Give the gzip files still open their final names, then write `S.stats.json`; returns
+    /// the names written, in that order.
+    pub(super) fn publish(&mut self, dir: &Path) -> io::Result<Vec<String>> {
+        let mut outputs = Vec::new();
+        for o in self.outputs() {
+            outputs.push(o.finish(dir)?);
+        }
+        let stats_name = format!("{}.stats.json", self.stem);
+        publish(
+            dir,
+            &stats_name,
+            &serde_json::to_vec_pretty(&self.stats).map_err(io::Error::other)?,
+        )?;
+        outputs.push(stats_name);
+        Ok(outputs)
+    }
+
+    /// Write `S.done.json`, which lists `outputs`: the input is done with the configuration
+    /// of hash `config_hash` and the models of checksum `model_md5`.
+    pub(super) fn publish_done(
+        &self,
+        dir: &Path,
+        config_hash: &str,
+        model_md5: &str,
+        outputs: Vec<String>,
+    ) -> io::Result<()> {
+        let done = DoneFile {
+            tool: "cowrex",
+            version: env!("CARGO_PKG_VERSION"),
+            input: &self.stats.input,
+            config_hash,
+            model_md5,
+            outputs,
+            records: self.stats.records,
+            documents: self.stats.documents,
+        };
+        publish(
+            dir,
+            &format!("{}.done.json", self.stem),
+            &serde_json::to_vec_pretty(&done).map_err(io::Error::other)?,
+        )
+    }
+
+    /// The gzip files still open, taken out of `self`.
+    fn outputs(&mut self) -> impl Iterator<Item = GzOut> {
+        [
+            self.xml.take(),
+            self.jsonl.take(),
+            self.vrt.take(),
+            self.shingles.take(),
+            self.links.take(),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+/// `S.done.json`.
+#[derive(Serialize)]
+struct DoneFile<'a> {
+    tool: &'static str,
+    version: &'static str,
+    input: &'a str,
+    config_hash: &'a str,
+    model_md5: &'a str,
+    outputs: Vec<String>,
+    records: u64,
+    documents: u64,
+}
+
+/// The temporary name of output `name` (which may contain directories) under `dir`.
+fn tmp_name(dir: &Path, name: &str) -> PathBuf {
+    tmp_path(&dir.join(name))
+}
+
+/// Where a file is written before it is renamed to `p`: `.NAME.tmp` beside it.
+pub fn tmp_path(p: &Path) -> PathBuf {
+    let file = p
+        .file_name()
+        .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+    p.with_file_name(format!(".{file}.tmp"))
+}
+
+/// Where `S.done.json` of an input goes.
+pub fn done_path(out_dir: &Path, input: &Input) -> PathBuf {
+    out_dir.join(format!("{}.done.json", input.stem))
+}
+
+/// Whether an input was done before with this configuration (its `S.done.json` has `hash`).
+pub fn is_done(out_dir: &Path, input: &Input, hash: &str) -> bool {
+    std::fs::read(done_path(out_dir, input))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v["config_hash"] == hash)
+}
+
+/// Write `bytes` to `dir/name` through a temporary file and a rename.
+fn publish(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+    let tmp = tmp_name(dir, name);
+    fs::write(&tmp, bytes)?;
+    fs::rename(&tmp, dir.join(name))
+}
