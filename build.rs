@@ -13,7 +13,7 @@ mod binary;
 #[path = "src/classify/gbt.rs"]
 mod gbt;
 #[allow(dead_code)]
-#[path = "src/classify/ngram.rs"]
+#[path = "src/classify/ngram/model.rs"]
 mod ngram;
 
 /// `gbt` and `ngram` report errors as `super::ModelError`.

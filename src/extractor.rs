@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use crate::classify::{self, LangChoice, Models, NgramChoice, Scorer, mlp};
 use crate::document::{self, Config, Document, Meta, Page, StageTimes};
+use crate::fate::Fate;
 use crate::pipeline::stream::{Documents, StreamConfig};
 use crate::pipeline::{Input, manifest};
 use crate::warc::Location;
@@ -56,7 +57,7 @@ impl Default for Options {
     /// no shingles.
     fn default() -> Self {
         Options {
-            scorer: Scorer::Combined,
+            scorer: Scorer::combined(),
             lang: LangChoice::Auto,
             ngram: NgramChoice::Auto,
             mlp_model: None,
@@ -135,13 +136,119 @@ impl Options {
                 .map_err(|e| bad(p, &e))?;
             models.set_markup(m, &bytes);
         }
-        if self.scorer == Scorer::Ngram && self.ngram == NgramChoice::Off {
+        if self.scorer.name() == "ngram" && self.ngram == NgramChoice::Off {
             return Err(Error::Usage(
                 "--scorer ngram needs n-gram scoring; drop --ngram off".into(),
             ));
         }
         models.set_scorer(self.scorer);
         Ok(models)
+    }
+}
+
+/// Builds an [`Extractor`] from settings given one by one ([`Extractor::builder`]); what is
+/// not set is [`Options::default`]'s.
+///
+/// ```
+/// let extractor = cowrex::Extractor::builder()
+///     .scorer("combined")
+///     .threshold(0.4)
+///     .shingles(true)
+///     .build()
+///     .unwrap();
+/// assert_eq!(extractor.config().threshold, Some(0.4));
+/// assert!(cowrex::Extractor::builder().scorer("nothing").build().is_err());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    options: Options,
+    scorer: Option<String>,
+}
+
+impl Builder {
+    /// The decision that sets `bpv`, by its name as `process --scorer` takes it
+    /// ([`crate::classify::detector::decisions`]): `combined` (the default), `mlp`, `ngram`,
+    /// `justext`, `boilerpipe`, …; an unknown name fails [`Builder::build`].
+    pub fn scorer(mut self, name: &str) -> Builder {
+        self.scorer = Some(name.to_owned());
+        self
+    }
+
+    /// Blocks whose `bpv` is at most this are content (default: each page's own threshold).
+    pub fn threshold(mut self, threshold: f32) -> Builder {
+        self.options.config.threshold = Some(threshold);
+        self
+    }
+
+    /// Which built-in MLP scores a page (default: by its identified language).
+    pub fn lang(mut self, lang: LangChoice) -> Builder {
+        self.options.lang = lang;
+        self
+    }
+
+    /// Which n-gram model scores blocks (default: by the page's language).
+    pub fn ngram(mut self, ngram: NgramChoice) -> Builder {
+        self.options.ngram = ngram;
+        self
+    }
+
+    /// An MLP file for every page instead of the built-in ones.
+    pub fn mlp_model(mut self, path: impl Into<PathBuf>) -> Builder {
+        self.options.mlp_model = Some(path.into());
+        self
+    }
+
+    /// An n-gram model file (from `cowrex train ngram`).
+    pub fn ngram_model(mut self, path: impl Into<PathBuf>) -> Builder {
+        self.options.ngram_model = Some(path.into());
+        self
+    }
+
+    /// A combined model file (from `cowrex train combined`).
+    pub fn combined_model(mut self, path: impl Into<PathBuf>) -> Builder {
+        self.options.combined_model = Some(path.into());
+        self
+    }
+
+    /// A markup model file (from `cowrex train markup`).
+    pub fn markup_model(mut self, path: impl Into<PathBuf>) -> Builder {
+        self.options.markup_model = Some(path.into());
+        self
+    }
+
+    /// A text-quality profile (from `cowrex train profile`); with one or more, the built-in
+    /// profiles are not used.
+    pub fn profile(mut self, path: impl Into<PathBuf>) -> Builder {
+        self.options.profiles.push(path.into());
+        self
+    }
+
+    /// Compute each document's w-shingles (default: no).
+    pub fn shingles(mut self, shingles: bool) -> Builder {
+        self.options.config.shingles = shingles;
+        self
+    }
+
+    /// Every analysis setting at once (thresholds, caps, syntax, masks, …); replaces what
+    /// [`Builder::threshold`] and [`Builder::shingles`] set before it.
+    pub fn config(mut self, config: Config) -> Builder {
+        self.options.config = config;
+        self
+    }
+
+    /// Load the models: `Err` for an unknown scorer ([`Error::Usage`]) or a model file that
+    /// cannot be read or parsed.
+    pub fn build(mut self) -> Result<Extractor, Error> {
+        if let Some(name) = &self.scorer {
+            self.options.scorer = Scorer::named(name).ok_or_else(|| {
+                let names: Vec<&str> = classify::detector::decisions().map(|d| d.name).collect();
+                Error::Usage(format!(
+                    "unknown scorer {name:?}: one of {}",
+                    names.join(", ")
+                ))
+            })?;
+        }
+        Extractor::new(&self.options)
     }
 }
 
@@ -160,6 +267,11 @@ impl Extractor {
             models: Arc::new(options.models()?),
             config: options.config,
         })
+    }
+
+    /// Start building one from settings given one by one.
+    pub fn builder() -> Builder {
+        Builder::default()
     }
 
     /// The built-in models with [`Options::default`].
@@ -184,47 +296,78 @@ impl Extractor {
     pub fn extract(&self, html: &[u8], url: Option<&str>) -> Document {
         let (start, charset) = document::split_page(html);
         self.analyse(html, start, charset.as_deref(), url)
+            .unwrap_or_else(|_| self.empty(url))
     }
 
     /// [`Extractor::extract`] for a page that is already text (decoded by the caller): it is
     /// read as UTF-8 whatever its `<meta charset>` says.
     pub fn extract_str(&self, html: &str, url: Option<&str>) -> Document {
         self.analyse(html.as_bytes(), 0, Some("utf-8"), url)
+            .unwrap_or_else(|_| self.empty(url))
     }
 
+    /// Analyse one page as [`Extractor::extract`] does, but a page that gives no document is
+    /// an error ([`Error::Input`]) naming its fate as `process` counts it
+    /// ([`crate::fate::Fate`]): `skipped.binary`, `skipped.no_text`, `skipped.capped`,
+    /// `skipped.filtered` or `skipped.bad_quality`.
+    ///
+    /// ```
+    /// let extractor = cowrex::Extractor::builder().scorer("boilerpipe").build().unwrap();
+    /// let page = b"<html><body><p>Ducks are water birds of the family Anatidae. They live in \
+    ///     fresh and salt water and eat plants, insects and small fish.</p></body></html>";
+    /// let doc = extractor.analyze_html(page, Some("https://example.org/ducks")).unwrap();
+    /// assert_eq!(doc.scorer.name(), "boilerpipe");
+    /// assert!(doc.text().contains("water birds"));
+    /// let err = extractor.analyze_html(b"<html><body></body></html>", None).unwrap_err();
+    /// assert_eq!(err.to_string(), "the page gives no document: skipped.no_text");
+    /// ```
+    pub fn analyze_html(&self, html: &[u8], url: Option<&str>) -> Result<Document, Error> {
+        let (start, charset) = document::split_page(html);
+        self.analyse(html, start, charset.as_deref(), url)
+            .map_err(|fate| Error::Input(format!("the page gives no document: {}", fate.name())))
+    }
+
+    /// Analyse one page for [`Extractor::analyze_html`]: the document, or `Err` with the fate
+    /// of a page that gives none (binary, no text, filtered out).
     fn analyse(
         &self,
         raw: &[u8],
         start: usize,
         charset: Option<&str>,
         url: Option<&str>,
-    ) -> Document {
-        let meta = Meta {
-            url: url.unwrap_or_default().to_string(),
-            ..Default::default()
-        };
+    ) -> Result<Document, Fate> {
         let page = Page {
             raw,
             payload: &raw[start..],
             http_charset: charset,
-            meta: meta.clone(),
+            meta: Meta {
+                url: url.unwrap_or_default().to_string(),
+                ..Default::default()
+            },
         };
-        let analysed = if crate::pipeline::select::looks_binary(page.payload) {
-            Err(document::Skip::NoText)
-        } else {
-            document::analyze(page, &self.models, &self.config, &mut StageTimes::default())
+        if crate::pipeline::select::looks_binary(page.payload) {
+            return Err(Fate::Binary);
+        }
+        document::analyze(page, &self.models, &self.config, &mut StageTimes::default())
+            .map_err(|skip| skip.fate())
+    }
+
+    /// A document without blocks for a page that gives none ([`Extractor::extract`]).
+    fn empty(&self, url: Option<&str>) -> Document {
+        let meta = Meta {
+            url: url.unwrap_or_default().to_string(),
+            ..Default::default()
         };
-        analysed.unwrap_or_else(|_| {
-            let (host, tld) = document::host_and_tld(&meta.url);
-            Document {
-                id: document::doc_id(&meta),
-                meta,
-                host,
-                tld,
-                threshold: self.config.threshold.unwrap_or(0.5),
-                ..Document::default()
-            }
-        })
+        let (host, tld) = document::host_and_tld(&meta.url);
+        Document {
+            id: document::doc_id(&meta),
+            meta,
+            host,
+            tld,
+            scorer: self.models.scorer,
+            threshold: self.config.threshold.unwrap_or(0.5),
+            ..Document::default()
+        }
     }
 
     /// Stream the documents of a WARC file (`.warc`, `.warc.gz`), an http(s) URL of one, or

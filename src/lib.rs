@@ -27,7 +27,7 @@ pub mod warc;
 pub use cli::main as run_cli;
 pub use document::{Block, Document};
 pub use error::Error;
-pub use extractor::{Extractor, Options};
+pub use extractor::{Builder, Extractor, Options};
 pub use pipeline::stream::{Documents, InputError, StreamStats};
 
 /// Lower-case hexadecimal of bytes (checksums, ids).

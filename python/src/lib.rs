@@ -139,17 +139,12 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
     let d = cowrex::Options::default();
     let scorer = match &k.scorer {
         None => d.scorer,
-        Some(s) => choice(
-            "scorer",
-            s,
-            &[
-                ("combined", Scorer::Combined),
-                ("mlp", Scorer::Mlp),
-                ("ngram", Scorer::Ngram),
-                ("justext", Scorer::Justext),
-                ("boilerpipe", Scorer::Boilerpipe),
-            ],
-        )?,
+        Some(s) => {
+            let decisions: Vec<(&str, Scorer)> = cowrex::classify::detector::decisions()
+                .filter_map(|d| Some((d.name, Scorer::named(d.name)?)))
+                .collect();
+            choice("scorer", s, &decisions)?
+        }
     };
     let lang = match &k.lang {
         None => d.lang,
@@ -780,13 +775,13 @@ impl Block {
     /// texrex's MLP score (0: content, 1: boilerplate).
     #[getter]
     fn mlp(&self) -> f32 {
-        self.block.mlp
+        cowrex::classify::mlp::of(&self.block)
     }
 
     /// NCleaner's score in bits per character (positive: clean); `None` when off.
     #[getter]
     fn ngram(&self) -> Option<f32> {
-        self.block.ngram
+        cowrex::classify::ngram::of(&self.block)
     }
 
     /// jusText's class: `good`, `bad`, `short`, `neargood`.

@@ -8,6 +8,9 @@
 //! The blocks are the caller's; cowrex's segmenter ends a block at every block element but not
 //! at `<a>`, as boilerpipe's atomic text blocks do. Words are white-space separated tokens.
 
+use super::Block;
+use super::detector::{self, Column, Cut, Decision, Shown};
+
 /// The column width text is wrapped at for text density.
 pub const WRAP: usize = 80;
 
@@ -159,6 +162,89 @@ pub fn classify(blocks: &[Stats]) -> Vec<Decisions> {
         }
     }
     out
+}
+
+/// boilerpipe as a detector ([`crate::classify::detector`]): its [`Decisions`] over the
+/// blocks' [`Stats`] ([`Block::stats`]) in four columns, `boilerpipe` (Algorithm 2),
+/// `bpdensity` (Algorithm 1), and `bpcleaneval` and `bplargest` (not printed), 0 for content
+/// and 1 for boilerplate; and the `linkdensity` and `textdensity` they read.
+pub struct Detector;
+
+const NAME: &str = "boilerpipe";
+
+static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+
+/// A block's decisions.
+pub fn of(b: &Block) -> Decisions {
+    let content = |k| b.scores.get(*AT, k) == 0.0;
+    Decisions {
+        num_words: content(0),
+        densitometric: content(1),
+        cleaneval: content(2),
+        largest: content(3),
+    }
+}
+
+impl detector::Detector for Detector {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        const fn column(name: &'static str, shown: Shown) -> Column {
+            Column { name, shown }
+        }
+        const COLUMNS: &[Column] = &[
+            column("boilerpipe", Shown::Verdict),
+            column("bpdensity", Shown::Verdict),
+            column("bpcleaneval", Shown::Hidden),
+            column("bplargest", Shown::Hidden),
+            column("linkdensity", Shown::Rounded),
+            column("textdensity", Shown::Rounded),
+        ];
+        COLUMNS
+    }
+
+    fn score(&self, blocks: &mut [Block], _: &detector::Page<'_>, at: detector::Cols) {
+        let stats: Vec<Stats> = blocks.iter().map(|b| b.stats).collect();
+        for (b, d) in blocks.iter_mut().zip(classify(&stats)) {
+            let verdicts = [d.num_words, d.densitometric, d.cleaneval, d.largest];
+            for (k, content) in verdicts.into_iter().enumerate() {
+                b.scores.set(at, k, detector::verdict(content).into());
+            }
+            b.scores.set(at, 4, b.stats.link_density());
+            b.scores.set(at, 5, b.stats.text_density);
+        }
+    }
+
+    fn decisions(&self) -> &'static [Decision] {
+        &[
+            Decision {
+                name: "boilerpipe",
+                about: "boilerpipe's Algorithm 2 (number of words): content 0, boilerplate 1",
+                bpv: |b| detector::verdict(of(b).num_words),
+                cut: Cut::Half,
+            },
+            Decision {
+                name: "boilerpipe-density",
+                about: "boilerpipe's Algorithm 1 (densitometric)",
+                bpv: |b| detector::verdict(of(b).densitometric),
+                cut: Cut::Half,
+            },
+            Decision {
+                name: "boilerpipe-cleaneval",
+                about: "boilerpipe's CleanEval rule (text density ≥ 7, link density ≤ 0.35)",
+                bpv: |b| detector::verdict(of(b).cleaneval),
+                cut: Cut::Half,
+            },
+            Decision {
+                name: "boilerpipe-largest",
+                about: "boilerpipe's largest run of Algorithm 2's content blocks",
+                bpv: |b| detector::verdict(of(b).largest),
+                cut: Cut::Half,
+            },
+        ]
+    }
 }
 
 #[cfg(test)]

@@ -12,9 +12,10 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ModelError;
+use super::detector::{self, Column, Cut, Decision, Shown};
 use super::gbt::Gbt;
 use super::justext::Class;
-use crate::document::Block;
+use super::{Block, boilerpipe, justext, markup, mlp, ngram};
 use crate::html::cue;
 
 /// Number of features per block.
@@ -192,7 +193,7 @@ fn text_features(blocks: &[Block], page: &PageText) -> Vec<[f32; TEXT_FEATURES]>
 const CUE_FEATURES: usize = 2 * cue::COUNT + 3;
 
 fn cue_features(blocks: &[Block]) -> Vec<[f32; CUE_FEATURES]> {
-    let words = |b: &Block| b.boilerpipe.0.words as f64;
+    let words = |b: &Block| b.stats.words as f64;
     let total = blocks.iter().map(words).sum::<f64>().max(1.0);
     let mut share = [0f64; cue::COUNT];
     for b in blocks {
@@ -241,13 +242,13 @@ fn kind_features(blocks: &[Block]) -> Vec<[f32; KIND_FEATURES]> {
     for b in blocks {
         let e = paths.entry(b.path).or_default();
         e.0 += 1;
-        e.1 += b.boilerpipe.0.words as f64;
-        e.2 += b.boilerpipe.0.link_words as f64;
+        e.1 += b.stats.words as f64;
+        e.2 += b.stats.link_words as f64;
         *texts.entry(b.cleansed.as_str()).or_default() += 1;
     }
     let total: f64 = blocks
         .iter()
-        .map(|b| b.boilerpipe.0.words as f64)
+        .map(|b| b.stats.words as f64)
         .sum::<f64>()
         .max(1.0);
     let deepest = blocks.iter().map(|b| b.depth).max().unwrap_or(0).max(1) as f32;
@@ -311,12 +312,12 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
     // Prefix sums of words, link words, words jusText keeps, and kept minus other words.
     let mut sums = vec![[0f64; 4]; n + 1];
     for (i, b) in blocks.iter().enumerate() {
-        let words = b.boilerpipe.0.words as f64;
-        let good = b.justext.class == Class::Good;
-        let kept = good || b.boilerpipe.1.num_words;
+        let words = b.stats.words as f64;
+        let good = justext::is_good(b);
+        let kept = good || boilerpipe::of(b).num_words;
         let row = [
             words,
-            b.boilerpipe.0.link_words as f64,
+            b.stats.link_words as f64,
             if good { words } else { 0.0 },
             if kept { words } else { -words },
         ];
@@ -334,7 +335,7 @@ fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION
     let mut out = vec![[0f32; REGION_FEATURES]; n];
     for (i, (row, (held, count))) in out.iter_mut().zip(enclosing(n, regions)).enumerate() {
         let at = i as u32;
-        let words = blocks[i].boilerpipe.0.words as f64;
+        let words = blocks[i].stats.words as f64;
         for (level, r) in held.iter().enumerate() {
             let Some(r) = *r else { break };
             let w = sum(r, 0).max(1.0);
@@ -389,10 +390,10 @@ impl<'a> View<'a> {
             blocks
                 .iter()
                 .filter(|b| b.cues & bits != 0)
-                .map(|b| b.boilerpipe.0.words as f32)
+                .map(|b| b.stats.words as f32)
                 .sum::<f32>()
         };
-        let good = |b: &Block| b.justext.class == Class::Good;
+        let good = |b: &Block| justext::is_good(b);
         let mut chars_before = Vec::with_capacity(n);
         let mut chars = 0usize;
         for b in blocks {
@@ -408,18 +409,14 @@ impl<'a> View<'a> {
             cues: cue_features(blocks),
             chars_before,
             total_chars: chars.max(1),
-            total_words: blocks
-                .iter()
-                .map(|b| b.boilerpipe.0.words)
-                .sum::<u32>()
-                .max(1),
+            total_words: blocks.iter().map(|b| b.stats.words).sum::<u32>().max(1),
             largest: (0..n)
-                .max_by_key(|&i| (blocks[i].boilerpipe.0.words, std::cmp::Reverse(i)))
+                .max_by_key(|&i| (blocks[i].stats.words, std::cmp::Reverse(i)))
                 .unwrap_or(0),
             good_words: blocks
                 .iter()
                 .filter(|b| good(b))
-                .map(|b| b.boilerpipe.0.words as f32)
+                .map(|b| b.stats.words as f32)
                 .sum(),
             article_blocks: blocks.iter().filter(|b| b.cues & cue::ARTICLE != 0).count() as f32,
             first_good: blocks.iter().position(good).unwrap_or(n),
@@ -431,7 +428,7 @@ impl<'a> View<'a> {
             ],
             densest: blocks
                 .iter()
-                .map(|b| b.boilerpipe.0.text_density)
+                .map(|b| b.stats.text_density)
                 .fold(0f64, f64::max)
                 .max(1.0),
         }
@@ -450,8 +447,8 @@ impl<'a> View<'a> {
 }
 
 /// The n-gram score the model reads: clamped to ±10, 0 without one.
-fn ngram(b: &Block) -> f32 {
-    b.ngram.map_or(0.0, |s| s.clamp(-10.0, 10.0))
+fn ngram_score(b: &Block) -> f32 {
+    ngram::of(b).map_or(0.0, |s| s.clamp(-10.0, 10.0))
 }
 
 fn flag(b: bool) -> f32 {
@@ -494,7 +491,7 @@ static GROUPS: [Group; 22] = [
         names: || names(&["mlp", "ngram", "ngram_missing"]),
         values: |v, i, out| {
             let b = &v.blocks[i];
-            out.extend([b.mlp, ngram(b), flag(b.ngram.is_none())]);
+            out.extend([mlp::of(b), ngram_score(b), flag(ngram::of(b).is_none())]);
         },
     },
     // jusText's context-free class.
@@ -508,7 +505,7 @@ static GROUPS: [Group; 22] = [
             ])
         },
         values: |v, i, out| {
-            let cf = v.blocks[i].justext.context_free;
+            let cf = justext::of(&v.blocks[i]).context_free;
             out.extend(
                 [Class::Bad, Class::Good, Class::Short, Class::NearGood].map(|c| flag(cf == c)),
             );
@@ -518,7 +515,7 @@ static GROUPS: [Group; 22] = [
     Group {
         names: || names(&["justext_good", "justext_stopword_density"]),
         values: |v, i, out| {
-            let jt = v.blocks[i].justext;
+            let jt = justext::of(&v.blocks[i]);
             out.extend([flag(jt.class == Class::Good), jt.stopword_density as f32]);
         },
     },
@@ -529,7 +526,7 @@ static GROUPS: [Group; 22] = [
         values: |v, i, out| {
             out.extend(
                 v.around(i)
-                    .map(|nb| nb.map_or(0.0, |x| log1p(x.boilerpipe.0.words as f64))),
+                    .map(|nb| nb.map_or(0.0, |x| log1p(x.stats.words as f64))),
             );
         },
     },
@@ -538,7 +535,7 @@ static GROUPS: [Group; 22] = [
         values: |v, i, out| {
             out.extend(
                 v.around(i)
-                    .map(|nb| nb.map_or(0.0, |x| x.boilerpipe.0.link_density() as f32)),
+                    .map(|nb| nb.map_or(0.0, |x| x.stats.link_density() as f32)),
             );
         },
     },
@@ -547,7 +544,7 @@ static GROUPS: [Group; 22] = [
         values: |v, i, out| {
             out.extend(
                 v.around(i)
-                    .map(|nb| nb.map_or(0.0, |x| x.boilerpipe.0.text_density as f32)),
+                    .map(|nb| nb.map_or(0.0, |x| x.stats.text_density as f32)),
             );
         },
     },
@@ -562,7 +559,7 @@ static GROUPS: [Group; 22] = [
             ])
         },
         values: |v, i, out| {
-            let d = v.blocks[i].boilerpipe.1;
+            let d = boilerpipe::of(&v.blocks[i]);
             out.extend([d.densitometric, d.num_words, d.cleaneval, d.largest].map(flag));
         },
     },
@@ -593,10 +590,10 @@ static GROUPS: [Group; 22] = [
         values: |v, i, out| {
             let [prev, _, next] = v.around(i);
             out.extend([
-                prev.map_or(1.0, |x| x.mlp),
-                next.map_or(1.0, |x| x.mlp),
-                prev.map_or(0.0, ngram),
-                next.map_or(0.0, ngram),
+                prev.map_or(1.0, mlp::of),
+                next.map_or(1.0, mlp::of),
+                prev.map_or(0.0, ngram_score),
+                next.map_or(0.0, ngram_score),
             ]);
         },
     },
@@ -617,8 +614,8 @@ static GROUPS: [Group; 22] = [
             out.extend([
                 flag(v.blocks[i].paragraph_start),
                 log1p(v.blocks.len() as f64),
-                window.iter().map(|x| x.mlp).sum::<f32>() / k,
-                window.iter().map(ngram).sum::<f32>() / k,
+                window.iter().map(mlp::of).sum::<f32>() / k,
+                window.iter().map(ngram_score).sum::<f32>() / k,
             ]);
         },
     },
@@ -627,7 +624,7 @@ static GROUPS: [Group; 22] = [
         names: || names(&["words_share", "from_largest"]),
         values: |v, i, out| {
             out.extend([
-                v.blocks[i].boilerpipe.0.words as f32 / v.total_words as f32,
+                v.blocks[i].stats.words as f32 / v.total_words as f32,
                 (i as f32 - v.largest as f32) / v.blocks.len() as f32,
             ]);
         },
@@ -649,15 +646,15 @@ static GROUPS: [Group; 22] = [
             let share =
                 |f: &dyn Fn(&Block) -> bool| wide.iter().filter(|x| f(x)).count() as f32 / k;
             out.extend([
-                share(&|x| x.justext.class == Class::Good),
-                share(&|x| x.boilerpipe.1.num_words),
-                share(&|x| x.mlp <= 0.5),
+                share(&justext::is_good),
+                share(&|x| boilerpipe::of(x).num_words),
+                share(&|x| mlp::of(x) <= 0.5),
                 wide.iter()
-                    .map(|x| x.boilerpipe.0.link_density() as f32)
+                    .map(|x| x.stats.link_density() as f32)
                     .sum::<f32>()
                     / k,
                 wide.iter()
-                    .map(|x| x.justext.stopword_density as f32)
+                    .map(|x| justext::of(x).stopword_density as f32)
                     .sum::<f32>()
                     / k,
             ]);
@@ -751,14 +748,14 @@ static GROUPS: [Group; 22] = [
         values: |v, i, out| {
             let words = v.total_words as f32;
             out.extend(v.marked.map(|m| m / words));
-            out.push((v.blocks[i].boilerpipe.0.text_density / v.densest) as f32);
+            out.push((v.blocks[i].stats.text_density / v.densest) as f32);
         },
     },
     // The markup model's view of its ancestors' `class` and `id` words.
     Group {
         names: || names(&["markup_sum", "markup_min", "markup_max", "markup_known"]),
         values: |v, i, out| {
-            let m = v.blocks[i].markup_score;
+            let m = markup::of(&v.blocks[i]);
             out.extend([m.sum, m.min, m.max, log1p(m.known as f64)]);
         },
     },
@@ -846,7 +843,7 @@ pub const N_CONTEXT: usize = 12;
 /// below 0.5, and the share of the page's words below 0.5. [`N_CONTEXT`] per block.
 pub fn context(blocks: &[Block], regions: &[(u32, u32)], p: &[f32]) -> Vec<f32> {
     let n = blocks.len();
-    let weight = |i: usize| 1.0 + blocks[i].boilerpipe.0.words as f64;
+    let weight = |i: usize| 1.0 + blocks[i].stats.words as f64;
     // Prefix sums of weights and weighted probabilities.
     let mut sums = vec![(0f64, 0f64); n + 1];
     for i in 0..n {
@@ -1021,11 +1018,59 @@ pub fn stacked(x: &[f32], context: &[f32]) -> Vec<f32> {
     rows
 }
 
-/// Set every block's `bpv` to the model's probability that it is boilerplate.
-pub fn score(blocks: &mut [Block], regions: &[(u32, u32)], page: &PageText, model: &Model) {
-    let p = model.predict(blocks, regions, page);
-    for (b, p) in blocks.iter_mut().zip(p) {
-        b.bpv = p;
+/// The combined model as a detector ([`crate::classify::detector`]): one column the writers do
+/// not print, `combined`, the model's probability that the block is boilerplate (the `bpv` of
+/// its decision, cut at the page's expected-F1 threshold). It reads every other detector's
+/// columns and runs only when it decides.
+pub struct Detector;
+
+const NAME: &str = "combined";
+
+static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+
+/// A block's probability of being boilerplate under the combined model.
+pub fn of(b: &Block) -> f32 {
+    b.scores.get(*AT, 0) as f32
+}
+
+/// Set a block's probability (`eval` scores with cross-validated models).
+pub fn set(b: &mut Block, p: f32) {
+    b.scores.set(*AT, 0, p.into());
+}
+
+impl detector::Detector for Detector {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &[Column {
+            name: "combined",
+            shown: Shown::Hidden,
+        }]
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+        let p = page
+            .models
+            .combined()
+            .predict(blocks, page.regions, page.text);
+        for (b, p) in blocks.iter_mut().zip(p) {
+            b.scores.set(at, 0, p.into());
+        }
+    }
+
+    fn decisions(&self) -> &'static [Decision] {
+        &[Decision {
+            name: "combined",
+            about: "the combined model over every detector and the markup's cues (bpv ≤ the page's expected-F1 threshold, bpt)",
+            bpv: of,
+            cut: Cut::ExpectedF1,
+        }]
+    }
+
+    fn always(&self) -> bool {
+        false
     }
 }
 

@@ -7,6 +7,10 @@
 //! them is the caller's. Stop words come from the `stop-words` crate (Stopwords ISO lists),
 //! chosen by the document's language ([`stop_words()`]).
 
+use super::Block;
+use super::detector::{self, Column, Cut, Decision, Shown};
+use crate::html::cue;
+
 use rustc_hash::FxHashSet;
 
 /// A block class.
@@ -408,9 +412,112 @@ pub fn context_sensitive(cf: &[Class]) -> Vec<Class> {
     out
 }
 
+/// jusText as a detector ([`crate::classify::detector`]) over the paragraphs the blocks make
+/// up (a block that does not start a paragraph joins the one before), with the stop words of
+/// the page's language; every block gets its paragraph's judgement in three columns: `justext`
+/// (the final class), `justextcf` (the context-free class) and `stopwords` (the stop-word
+/// density).
+pub struct Detector;
+
+const NAME: &str = "justext";
+
+/// The classes by their index in the table, and their names.
+const CLASSES: [Class; 4] = [Class::Bad, Class::Good, Class::Short, Class::NearGood];
+const CLASS_NAMES: &[&str] = &["bad", "good", "short", "neargood"];
+
+static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+
+/// A block's judgement: its paragraph's.
+pub fn of(b: &Block) -> Judgement {
+    let class = |k| CLASSES[b.scores.get(*AT, k) as usize];
+    Judgement {
+        class: class(0),
+        context_free: class(1),
+        stopword_density: b.scores.get(*AT, 2),
+    }
+}
+
+/// Whether jusText judges a block GOOD.
+pub fn is_good(b: &Block) -> bool {
+    of(b).class == Class::Good
+}
+
+impl detector::Detector for Detector {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &[
+            Column {
+                name: "justext",
+                shown: Shown::Class(CLASS_NAMES),
+            },
+            Column {
+                name: "justextcf",
+                shown: Shown::Class(CLASS_NAMES),
+            },
+            Column {
+                name: "stopwords",
+                shown: Shown::Rounded,
+            },
+        ]
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+        let stop = stop_words_for(page.language);
+        let mut paragraphs: Vec<Paragraph> = Vec::new();
+        let mut owner = Vec::with_capacity(blocks.len());
+        for b in blocks.iter() {
+            if b.paragraph_start || paragraphs.is_empty() {
+                paragraphs.push(Paragraph::default());
+            }
+            let p = paragraphs.last_mut().expect("pushed");
+            if !p.text.is_empty() {
+                p.text.push(' ');
+            }
+            p.text.push_str(&b.cleansed);
+            // Link bytes are counted in the segmenter's text; scale them to characters.
+            let share = if b.raw_bytes > 0 {
+                (b.link_bytes as f64 / b.raw_bytes as f64).min(1.0)
+            } else {
+                0.0
+            };
+            p.link_chars += (share * b.chars as f64).round() as usize;
+            p.heading |= b.cues & cue::HEADING != 0;
+            p.headline |= b.cues & cue::H1 != 0;
+            owner.push(paragraphs.len() - 1);
+        }
+        let params = stop.params(Params::default());
+        let judged = classify(&paragraphs, stop.words(), &params);
+        let index = |c: Class| CLASSES.iter().position(|&x| x == c).expect("every class") as f64;
+        for (b, p) in blocks.iter_mut().zip(owner) {
+            let j = judged[p];
+            b.scores.set(at, 0, index(j.class));
+            b.scores.set(at, 1, index(j.context_free));
+            b.scores.set(at, 2, j.stopword_density);
+        }
+    }
+
+    fn decisions(&self) -> &'static [Decision] {
+        &[Decision {
+            name: "justext",
+            about: "jusText: GOOD paragraphs (bpv 0), the others 1",
+            bpv: |b| detector::verdict(is_good(b)),
+            cut: Cut::Half,
+        }]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_names_each_class_as_justext_does() {
+        let names: Vec<&str> = CLASSES.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names, CLASS_NAMES);
+    }
     use Class::*;
 
     fn para(text: &str) -> Paragraph {

@@ -11,6 +11,9 @@
 //! Text format (`cowrex-markup 1`): a header line `cowrex-markup 1 <words>`, then one line
 //! per word, `word<TAB>weight`, sorted by word.
 
+use super::Block;
+use super::detector::{self, Column, Shown};
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ModelError;
@@ -194,6 +197,70 @@ impl Counts {
             }
         }
         MarkupModel::from_words(words)
+    }
+}
+
+/// The markup model as a detector ([`crate::classify::detector`]): the block's
+/// [`MarkupScore`] in four columns the writers do not print (`markup`, `markupmin`,
+/// `markupmax`, `markupknown`); the combined model reads them.
+pub struct Detector;
+
+const NAME: &str = "markup";
+
+static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+
+/// A block's markup score.
+pub fn of(b: &Block) -> MarkupScore {
+    let v = |k| b.scores.get(*AT, k);
+    MarkupScore {
+        sum: v(0) as f32,
+        min: v(1) as f32,
+        max: v(2) as f32,
+        known: v(3) as u16,
+    }
+}
+
+/// Set a block's markup score (`eval` scores with cross-validated models).
+pub fn set(b: &mut Block, s: MarkupScore) {
+    write(b, *AT, s);
+}
+
+fn write(b: &mut Block, at: detector::Cols, s: MarkupScore) {
+    for (k, v) in [s.sum, s.min, s.max, f32::from(s.known)]
+        .into_iter()
+        .enumerate()
+    {
+        b.scores.set(at, k, v.into());
+    }
+}
+
+impl detector::Detector for Detector {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        const fn hidden(name: &'static str) -> Column {
+            Column {
+                name,
+                shown: Shown::Hidden,
+            }
+        }
+        const COLUMNS: &[Column] = &[
+            hidden("markup"),
+            hidden("markupmin"),
+            hidden("markupmax"),
+            hidden("markupknown"),
+        ];
+        COLUMNS
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+        let model = page.models.markup();
+        for b in blocks {
+            let s = model.score(&b.markup);
+            write(b, at, s);
+        }
     }
 }
 

@@ -11,6 +11,9 @@
 //! o <bias> <w_1> … <w_hidden>
 //! ```
 
+use super::Block;
+use super::detector::{self, Column, Cut, Decision, Shown};
+
 use std::fmt::Write as _;
 
 pub use super::ModelError;
@@ -636,6 +639,53 @@ pub fn evaluate(mlp: &Mlp, data: &Dataset, threshold: f32) -> Confusion {
         c.add(mlp.run(data.row(i)) > threshold, data.y[i] > 0.5);
     }
     c
+}
+
+/// texrex's MLP as a detector ([`crate::classify::detector`]): one column, `mlp`, the network's
+/// output for the block's 37 features (0 content, 1 boilerplate), with the model of the page's
+/// language ([`crate::classify::Models::mlp`]).
+pub struct Detector;
+
+const NAME: &str = "mlp";
+
+static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+
+/// A block's MLP score.
+pub fn of(b: &Block) -> f32 {
+    b.scores.get(*AT, 0) as f32
+}
+
+impl detector::Detector for Detector {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn columns(&self) -> &'static [Column] {
+        &[Column {
+            name: "mlp",
+            shown: Shown::Number,
+        }]
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+        let (_, mlp) = page.models.mlp(page.language);
+        let mut x = [0f32; crate::features::texrex::N_FEATURES];
+        for b in blocks {
+            for (xi, fi) in x.iter_mut().zip(&b.features) {
+                *xi = *fi as f32;
+            }
+            b.scores.set(at, 0, mlp.run(&x) as f64);
+        }
+    }
+
+    fn decisions(&self) -> &'static [Decision] {
+        &[Decision {
+            name: "mlp",
+            about: "texrex's MLP, by language (bpv ≤ 0.5)",
+            bpv: of,
+            cut: Cut::Half,
+        }]
+    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 //! them.
 
 mod binary;
+pub mod block;
 pub mod boilerpipe;
 pub mod combined;
+pub mod detector;
 pub mod gbt;
 pub mod justext;
 pub mod markup;
@@ -16,6 +18,8 @@ use std::borrow::Cow;
 use std::io::Read;
 use std::sync::OnceLock;
 
+pub use block::Block;
+pub use detector::Scorer;
 use gbt::Gbt;
 use md5::{Digest, Md5};
 use mlp::Mlp;
@@ -73,22 +77,6 @@ pub enum LangChoice {
     /// Identify the document's language and use its model (English when there is none).
     Auto,
     Fixed(ModelLang),
-}
-
-/// Which scorer decides (sets `bpv`); every scorer's result is kept either way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Scorer {
-    /// The combined model ([`combined`]).
-    #[default]
-    Combined,
-    /// texrex's MLP.
-    Mlp,
-    /// NCleaner's n-gram score: `bpv` = 1 / (1 + e^score), 0.5 at score 0.
-    Ngram,
-    /// jusText: 0 for GOOD, 1 for BAD.
-    Justext,
-    /// boilerpipe's Algorithm 2 (number of words): 0 for content, 1 for boilerplate.
-    Boilerpipe,
 }
 
 /// The built-in combined model, gzipped text (see `docs/models.md`); only its checksum is
@@ -309,7 +297,7 @@ impl Models {
             standard,
             non_lexical,
             profiles,
-            scorer: Scorer::Combined,
+            scorer: Scorer::combined(),
             combined: combined::Model {
                 first: stage(COMBINED_FIRST),
                 second: stage(COMBINED_SECOND),

@@ -3,51 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::train::GbtArgs;
 use super::{BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, threads_or_cores};
 use crate::classify;
+use crate::classify::detector::Cut;
 use crate::document;
 use crate::error::{EXIT_OK, Error};
 use crate::eval;
 use crate::eval::sets::SetPages;
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(super) enum ScorerArg {
-    /// Blocks whose combined-model score is at most --threshold (default: each page's
-    /// expected-F1 threshold).
-    Combined,
-    /// Blocks whose MLP score is at most --threshold (default 0.5).
-    Mlp,
-    /// Blocks whose n-gram score is at least --bias.
-    Ngram,
-    /// Blocks jusText classifies GOOD.
-    Justext,
-    /// Content by boilerpipe's number-of-words classifier (Algorithm 2).
-    Boilerpipe,
-    /// Content by boilerpipe's densitometric classifier (Algorithm 1).
-    BoilerpipeDensity,
-    /// Content by boilerpipe's CleanEval rule (text density ≥ 7, link density ≤ 0.35).
-    BoilerpipeCleaneval,
-    /// Only the largest content block of Algorithm 2 (boilerpipe's largest-content filter).
-    BoilerpipeLargest,
-    /// Every block (no boilerplate removal): the baseline.
-    All,
-}
-
-impl ScorerArg {
-    /// The scorer that sets `bpv` while evaluating this one.
-    fn scorer(self) -> classify::Scorer {
-        match self {
-            ScorerArg::Mlp => classify::Scorer::Mlp,
-            ScorerArg::Ngram => classify::Scorer::Ngram,
-            ScorerArg::Justext => classify::Scorer::Justext,
-            ScorerArg::Boilerpipe => classify::Scorer::Boilerpipe,
-            _ => classify::Scorer::Combined,
-        }
-    }
-}
 
 #[derive(Args)]
 pub(super) struct EvalArgs {
@@ -57,9 +22,12 @@ pub(super) struct EvalArgs {
     /// Only these sets (comma-separated; default: all).
     #[arg(long, value_delimiter = ',', value_name = "SET")]
     sets: Vec<String>,
-    /// Which blocks make up the extracted text.
-    #[arg(long, value_enum, default_value_t = ScorerArg::Combined)]
-    scorer: ScorerArg,
+    /// Which blocks make up the extracted text: those a detector's decision keeps, or all. A
+    /// decision keeps the blocks whose bpv is at most --threshold, by default each page's
+    /// expected-F1 threshold for combined and 0.5 for the others (ngram: a score of at least
+    /// --bias).
+    #[arg(long, value_parser = super::scorer_values(&[("all", "every block (no boilerplate removal): the baseline")]), default_value = "combined")]
+    scorer: String,
     /// n-gram and combined scorers: cross-validate by page, so that no page is scored by a
     /// model trained on it (K folds over the pages of all evaluated sets; page i is in fold
     /// i mod K). The combined model takes its block labels from --blocks where a page has an
@@ -110,30 +78,27 @@ pub(super) struct EvalArgs {
     model: ModelArgs,
 }
 
-/// Which blocks of a page the scorer chosen for `eval` keeps.
-pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
-    let threshold = a
-        .model
-        .threshold
-        .unwrap_or_else(|| document::decision_threshold(blocks, classify::Scorer::Combined));
-    blocks.iter().map(|b| keeps(a, b, threshold)).collect()
+impl EvalArgs {
+    /// The decision chosen (`None`: every block).
+    fn decision(&self) -> Option<classify::Scorer> {
+        (self.scorer != "all").then(|| super::scorer(&self.scorer))
+    }
 }
 
-/// Whether the scorer chosen for `eval` keeps a block, on a page whose combined-model threshold
-/// is `threshold`.
-pub(super) fn keeps(a: &EvalArgs, b: &document::Block, threshold: f32) -> bool {
-    let bp = b.boilerpipe.1;
-    match a.scorer {
-        ScorerArg::Combined => b.bpv <= threshold,
-        ScorerArg::Mlp => b.mlp <= a.model.threshold.unwrap_or(0.5),
-        ScorerArg::Ngram => b.ngram.is_some_and(|s| s >= a.bias.bias),
-        ScorerArg::Justext => b.justext.class == classify::justext::Class::Good,
-        ScorerArg::Boilerpipe => bp.num_words,
-        ScorerArg::BoilerpipeDensity => bp.densitometric,
-        ScorerArg::BoilerpipeCleaneval => bp.cleaneval,
-        ScorerArg::BoilerpipeLargest => bp.largest,
-        ScorerArg::All => true,
-    }
+/// Which blocks of a page the scorer chosen for `eval` keeps: those whose `bpv` under its
+/// decision is at most --threshold, the bias's equivalent for `ngram`, or the decision's own
+/// cut ([`document::decision_threshold`]).
+pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
+    let Some(scorer) = a.decision() else {
+        return vec![true; blocks.len()];
+    };
+    let bpv = scorer.decision().bpv;
+    let threshold = a.model.threshold.unwrap_or_else(|| match scorer.name() {
+        // A score of at least `bias` bits is a bpv of at most this.
+        "ngram" => 1.0 / (1.0 + a.bias.bias.exp()),
+        _ => document::decision_threshold(blocks, scorer),
+    });
+    blocks.iter().map(|b| bpv(b) <= threshold).collect()
 }
 
 /// A scorer's description, the text it extracted from each page, cowrex's analyses of the pages
@@ -153,8 +118,8 @@ pub(super) fn cowrex_texts(
     sets: &[String],
     pages: &SetPages,
 ) -> Result<Extraction, Error> {
-    let models = load_models(&a.model, a.scorer.scorer())?;
-    if (a.cv.is_some() || a.loso) && !matches!(a.scorer, ScorerArg::Ngram | ScorerArg::Combined) {
+    let models = load_models(&a.model, a.decision().unwrap_or_default())?;
+    if (a.cv.is_some() || a.loso) && !matches!(a.scorer.as_str(), "ngram" | "combined") {
         return Err(Error::usage(
             "--cv and --loso apply to --scorer ngram and combined (the MLPs are \
                     cross-validated by `train mlp --cv`)",
@@ -181,7 +146,7 @@ pub(super) fn cowrex_texts(
     if let Some(folds) = &folds {
         let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
         eval::cross_validate_ngram(&gold, &mut docs, &models, folds);
-        if a.scorer == ScorerArg::Combined {
+        if a.scorer == "combined" {
             // The combined model's features read the cross-validated n-gram and markup scores.
             let labels = eval::sets::block_labels(
                 a.blocks.as_deref(),
@@ -222,19 +187,14 @@ pub(super) fn cowrex_texts(
         None if a.loso => ", each set scored by models trained on the others".to_string(),
         None => String::new(),
     };
-    let scorer = match a.scorer {
-        ScorerArg::Combined => match a.model.threshold {
-            Some(t) => format!("combined (threshold {t}{cv})"),
-            None => format!("combined (expected-F1 threshold per page{cv})"),
+    let scorer = match (a.decision(), a.model.threshold) {
+        (None, _) => "all blocks".to_string(),
+        (Some(s), Some(t)) => format!("{} (threshold {t}{cv})", s.name()),
+        (Some(s), None) if s.name() == "ngram" => format!("ngram (bias {}{cv})", a.bias.bias),
+        (Some(s), None) => match s.decision().cut {
+            Cut::ExpectedF1 => format!("{} (expected-F1 threshold per page{cv})", s.name()),
+            Cut::Half => format!("{}{cv}", s.decision().about),
         },
-        ScorerArg::Mlp => format!("mlp (threshold {})", a.model.threshold.unwrap_or(0.5)),
-        ScorerArg::Justext => "justext".to_string(),
-        ScorerArg::Boilerpipe => "boilerpipe, number of words (Algorithm 2)".to_string(),
-        ScorerArg::BoilerpipeDensity => "boilerpipe, densitometric (Algorithm 1)".to_string(),
-        ScorerArg::BoilerpipeCleaneval => "boilerpipe, CleanEval rule".to_string(),
-        ScorerArg::BoilerpipeLargest => "boilerpipe, largest content block".to_string(),
-        ScorerArg::Ngram => format!("ngram (bias {}{cv})", a.bias.bias),
-        ScorerArg::All => "all blocks".to_string(),
     };
     Ok((scorer, texts, docs, trained_labels))
 }
@@ -431,7 +391,7 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
                 "blocks": blocks.iter().zip(kept(&a, blocks)).enumerate().map(|(j, (b, k))| {
                     serde_json::json!({
                         "text": b.text, "bpv": b.bpv, "kept": k,
-                        "words": b.boilerpipe.0.words, "cues": b.cues,
+                        "words": b.stats.words, "cues": b.cues,
                         "path": b.path.to_string(), "depth": b.depth, "label": label(j),
                     })
                 }).collect::<Vec<_>>(),

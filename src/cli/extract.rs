@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::{BiasArg, CliResult, DecideArg, ModelArgs, Sink, options, read_input};
+use super::{BiasArg, CliResult, ModelArgs, Sink, options, read_input};
 use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, ngram};
 use crate::document::Config;
 use crate::error::{EXIT_OK, Error};
@@ -42,8 +42,8 @@ pub(super) struct ExtractArgs {
     #[arg(long)]
     plain_text: bool,
     /// The scorer whose result is `bpv` and decides what is boilerplate.
-    #[arg(long, value_enum, default_value_t = DecideArg::Combined)]
-    scorer: DecideArg,
+    #[arg(long, value_parser = super::scorer_values(&[]), default_value = "combined")]
+    scorer: String,
     #[command(flatten)]
     bias: BiasArg,
     #[command(flatten)]
@@ -62,7 +62,7 @@ pub(super) struct FeaturesArgs {
 }
 
 pub(super) fn extract(a: ExtractArgs) -> CliResult {
-    let extractor = Extractor::new(&options(&a.model, a.scorer.scorer()))?;
+    let extractor = Extractor::new(&options(&a.model, super::scorer(&a.scorer)))?;
     let bytes = read_input(&a.file)?;
     if a.plain_text {
         if matches!(a.format, Format::Markdown) {
@@ -88,17 +88,16 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
             writeln!(
                 out,
                 "idx\tbpv\tbpc\tboilerplate\t{}\tkind\ttext",
-                crate::output::SCORE_NAMES.join("\t")
+                crate::output::score_names().collect::<Vec<_>>().join("\t")
             )?;
             for b in blocks {
                 let text = b.text.replace(['\t', '\n'], " ");
                 let scores = crate::output::block_scores(b);
-                let columns: Vec<String> = crate::output::SCORE_NAMES
-                    .iter()
+                let columns: Vec<String> = crate::output::score_names()
                     .map(|name| {
                         scores
                             .iter()
-                            .find(|(k, _)| k == name)
+                            .find(|(k, _)| *k == name)
                             .map_or(String::new(), |(_, v)| v.text())
                     })
                     .collect();

@@ -49,7 +49,7 @@ pub(super) struct InspectArgs {
 }
 
 pub(super) fn inspect(a: InspectArgs) -> CliResult {
-    let extractor = Extractor::new(&options(&a.model, crate::classify::Scorer::Combined))?;
+    let extractor = Extractor::new(&options(&a.model, crate::classify::Scorer::combined()))?;
     let doc = match &a.warc {
         Some(warc) => warc_record(&extractor, warc, &a)?,
         None => {

@@ -153,31 +153,20 @@ struct ModelArgs {
     markup_model: Option<PathBuf>,
 }
 
-/// Which scorer decides a block's `bpv` (the others' results are written all the same).
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum DecideArg {
-    /// The combined model over all detectors and structural cues.
-    Combined,
-    /// texrex's MLP (by language).
-    Mlp,
-    /// NCleaner's n-gram score: bpv = 1 / (1 + e^score).
-    Ngram,
-    /// jusText: GOOD = 0, BAD = 1.
-    Justext,
-    /// boilerpipe's number-of-words classifier (Algorithm 2): content = 0, boilerplate = 1.
-    Boilerpipe,
+/// `--scorer`'s values: the detectors' decisions ([`classify::detector::decisions`]), each
+/// with what it keeps as its help, and `extra` (`eval`'s `all`).
+fn scorer_values(extra: &[(&'static str, &'static str)]) -> clap::builder::PossibleValuesParser {
+    let decisions = classify::detector::decisions().map(|d| (d.name, d.about));
+    clap::builder::PossibleValuesParser::new(
+        decisions
+            .chain(extra.iter().copied())
+            .map(|(name, about)| clap::builder::PossibleValue::new(name).help(about)),
+    )
 }
 
-impl DecideArg {
-    fn scorer(self) -> classify::Scorer {
-        match self {
-            DecideArg::Combined => classify::Scorer::Combined,
-            DecideArg::Mlp => classify::Scorer::Mlp,
-            DecideArg::Ngram => classify::Scorer::Ngram,
-            DecideArg::Justext => classify::Scorer::Justext,
-            DecideArg::Boilerpipe => classify::Scorer::Boilerpipe,
-        }
-    }
+/// The scorer named `name`, one of [`scorer_values`] (clap has checked it).
+fn scorer(name: &str) -> classify::Scorer {
+    classify::Scorer::named(name).expect("clap checks --scorer's values")
 }
 
 /// What `--mask` masks.

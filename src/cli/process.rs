@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use super::{CliResult, DecideArg, ModelArgs, batch, doc_config, load_models, threads_or_cores};
+use super::{CliResult, ModelArgs, batch, doc_config, load_models, threads_or_cores};
 use crate::document::{Config, DupBlocks};
 use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
 use crate::inputs::{Inputs, ManifestShare};
@@ -52,8 +52,8 @@ pub(super) struct ProcessArgs {
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
     /// The scorer whose result is `bpv` and decides what is boilerplate.
-    #[arg(long, value_enum, default_value_t = DecideArg::Combined)]
-    scorer: DecideArg,
+    #[arg(long, value_parser = super::scorer_values(&[]), default_value = "combined")]
+    scorer: String,
     #[command(flatten)]
     model: ModelArgs,
     /// Retries of an http(s) input after a failed request or a broken connection (the count
@@ -158,7 +158,7 @@ pub(super) enum ExactDupsArg {
 pub(super) fn process(a: ProcessArgs) -> CliResult {
     crate::signals::install()
         .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
-    let models = load_models(&a.model, a.scorer.scorer())?;
+    let models = load_models(&a.model, super::scorer(&a.scorer))?;
     std::fs::create_dir_all(&a.out).map_err(|e| {
         Error::Output(format!(
             "cannot create output directory {}: {e}",

@@ -1,6 +1,7 @@
 //! The document model and its analysis: decode → segment → second pass → features → score →
 //! document-level figures. One [`Document`] with its [`Block`]s flows to the writers.
 
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::time::Instant;
 
@@ -8,70 +9,16 @@ use md5::{Digest, Md5};
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::classify::{self, ModelLang, Models, Scorer, boilerpipe, justext};
+use crate::classify::detector::{self, Cut};
+use crate::classify::{self, ModelLang, Models, Scorer, boilerpipe};
 use crate::decode;
 use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
 use crate::html::{self, Cap, Doctype, Limits, Syntax};
 use crate::shingle;
 
 pub mod metadata;
+pub use crate::classify::Block;
 pub use metadata::Metadata;
-
-/// One text block that survived segmentation and the second pass.
-#[derive(Debug, Clone)]
-pub struct Block {
-    /// Index among all blocks of the document (texrex's `idx`, gaps for invalid blocks).
-    pub idx: usize,
-    /// The text as the page shows it: entities decoded once, whitespace collapsed except in
-    /// preformatted text, a line break for each `<br>`, soft hyphens and zero-width spaces
-    /// removed, trimmed, NFC ([`shown_text`]). What every output writes.
-    pub text: String,
-    /// The text with the segmenter's [`html::mark`]s of emphasis, code and links, when it has
-    /// any and [`Config::marks`] asks for them (what [`crate::output::markdown`] writes from).
-    pub marked: Option<String>,
-    /// The targets of its links (`href`s, entities decoded), in the order of their marks.
-    pub links: Vec<String>,
-    /// texrex's second-pass text ([`output_text`] of [`tx::second_pass`]: entities decoded
-    /// twice, tags, e-mail addresses, URIs and hashtags masked, whitespace collapsed): what the
-    /// scorers read and were trained on.
-    pub cleansed: String,
-    /// What it is: heading, paragraph, list item, table cell, … ([`html::Kind`]).
-    pub kind: html::Kind,
-    pub features: Features,
-    /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
-    pub bpv: f32,
-    /// texrex's MLP score (0 = content, 1 = boilerplate).
-    pub mlp: f32,
-    /// NCleaner's score in bits per character (positive = clean), when n-gram scoring is on.
-    pub ngram: Option<f32>,
-    /// jusText's judgement of the paragraph the block is part of.
-    pub justext: justext::Judgement,
-    /// boilerpipe's features and decisions.
-    pub boilerpipe: (boilerpipe::Stats, boilerpipe::Decisions),
-    /// Structural cues ([`html::cue`] bits).
-    pub cues: u32,
-    /// Those of its innermost elements alone ([`html::RawBlock::near_cues`]).
-    pub near_cues: u32,
-    /// Bytes of the segmenter's text inside links (jusText's link density)…
-    pub link_bytes: u32,
-    /// …and of all of it.
-    pub raw_bytes: u32,
-    /// The block starts a jusText paragraph.
-    pub paragraph_start: bool,
-    /// The path of tag names and classes to its first text ([`html::RawBlock::path`]).
-    pub path: u64,
-    /// Open elements around its first text.
-    pub depth: u16,
-    /// The words of the `class` and `id` values around its first text
-    /// ([`html::RawBlock::markup`]).
-    pub markup: Vec<u32>,
-    /// What the markup model makes of them.
-    pub markup_score: classify::markup::MarkupScore,
-    /// Characters (code points) of `cleansed` (texrex's figures count these).
-    pub chars: usize,
-    /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
-    pub dup_of: Option<usize>,
-}
 
 /// Provenance and metadata of a document.
 #[derive(Debug, Clone, Default)]
@@ -132,6 +79,8 @@ pub struct Document {
     pub page_text: classify::combined::PageText,
     /// Blocks found by segmentation, valid or not.
     pub blocks_total: usize,
+    /// The decision that set the blocks' `bpv` (`--scorer`).
+    pub scorer: Scorer,
     /// Blocks whose `bpv` is at most this are the document's content.
     pub threshold: f32,
     pub figures: DocFigures,
@@ -408,141 +357,16 @@ pub fn analyze(
     let mut t = Instant::now();
     let (host, tld) = host_and_tld(&page.meta.url);
     let sniffed = decode::sniff(page.payload, page.http_charset, Some(&tld));
-    // Segment on source bytes when the encoding keeps ASCII in place (texrex's positions are
-    // source positions); otherwise decode the whole page first.
-    let transcoded;
-    let (seg_input, enc) = if sniffed.encoding.is_ascii_compatible() {
-        (page.raw, sniffed.encoding)
-    } else {
-        let head_len = page.raw.len() - page.payload.len();
-        let (text, _) = decode::decode(&page.payload[sniffed.bom_len..], sniffed.encoding);
-        let mut v = page.raw[..head_len].to_vec();
-        v.extend_from_slice(text.as_bytes());
-        transcoded = v;
-        (&transcoded[..], encoding_rs::UTF_8)
-    };
+    let (seg_input, mut dec) = to_segment(&page, &sniffed);
     times.decode += elapsed(&mut t);
-    let (raw_text, line_ends) = html::raw_text_lines(seg_input);
+    let (raw_text, line_ends) = html::raw_text_lines(&seg_input);
     let seg = html::segment_lines(&raw_text, &line_ends, cfg.limits, cfg.syntax);
     times.segment += elapsed(&mut t);
 
-    let mut malformed = false;
-    let mut dec = |bytes: &[u8]| -> String {
-        let (s, bad) = decode::decode(bytes, enc);
-        malformed |= bad;
-        s.into_owned()
-    };
-    let decoded: Vec<String> = seg.blocks.iter().map(|b| dec(&b.text)).collect();
-    let cleansed: Vec<Cleansed> = decoded.iter().map(|t| tx::second_pass(t)).collect();
-    let inputs: Vec<BlockInput<'_>> = seg
-        .blocks
-        .iter()
-        .zip(&cleansed)
-        .map(|(block, cleansed)| BlockInput { block, cleansed })
-        .collect();
     let no_text = seg.capped.map_or(Skip::NoText, Skip::Capped);
-    let feats = tx::document_features(&inputs, seg.doctype, raw_text.len()).ok_or(no_text)?;
-
-    let mut blocks = Vec::new();
-    let mut paragraph_start = false;
-    let blocks_in = feats.iter().zip(&cleansed).zip(&seg.blocks).zip(&decoded);
-    for (idx, (((f, c), raw), decoded)) in blocks_in.enumerate() {
-        paragraph_start |= raw.paragraph_start;
-        let Some(f) = f else { continue };
-        let cleansed = output_text(&c.text);
-        let chars = cleansed.chars().count();
-        let shown_decoded;
-        let shown = match &raw.shown {
-            Some(s) => {
-                shown_decoded = dec(s);
-                &shown_decoded
-            }
-            None => decoded,
-        };
-        // Plain text reads the same shown and after texrex's second pass.
-        let text = if cfg.texrex_text || raw.shown.is_none() && is_plain(decoded) {
-            cleansed.clone()
-        } else {
-            shown_text(shown, raw.pre, cfg.mask)
-        };
-        // The text with its inline markup, for Markdown, when it has any.
-        let marked = (cfg.marks && !cfg.texrex_text && shown.bytes().any(html::mark::is_mark))
-            .then(|| shown_text_marked(shown, raw.pre, cfg.mask, true));
-        let links = raw
-            .links
-            .iter()
-            .map(|href| tx::unescape(&dec(href)).trim().to_owned())
-            .collect();
-        blocks.push(Block {
-            idx,
-            features: *f,
-            bpv: 0.0,
-            mlp: 0.0,
-            ngram: None,
-            justext: justext::Judgement::default(),
-            boilerpipe: (
-                boilerpipe::Stats::of(&cleansed, raw.link_words),
-                boilerpipe::Decisions::default(),
-            ),
-            cues: raw.cues,
-            near_cues: raw.near_cues,
-            link_bytes: raw.link_bytes,
-            raw_bytes: raw.text.len() as u32,
-            paragraph_start: std::mem::take(&mut paragraph_start),
-            path: raw.path,
-            depth: raw.depth,
-            markup: raw.markup.clone(),
-            markup_score: Default::default(),
-            text,
-            marked,
-            links,
-            cleansed,
-            kind: raw.kind,
-            chars,
-            dup_of: None,
-        });
-    }
+    let mut blocks = make_blocks(&seg, raw_text.len(), cfg, &mut dec).ok_or(no_text)?;
     let regions = block_regions(&blocks, &seg.regions);
-    let mut head = |v: &Option<Vec<u8>>| {
-        v.as_deref()
-            .map(|b| output_text(&tx::decode_entities(&dec(b))))
-            .filter(|s| !s.is_empty())
-    };
-    let (title, keywords, description, og_title, og_type) = (
-        head(&seg.head.title),
-        head(&seg.head.keywords),
-        head(&seg.head.description),
-        head(&seg.head.og_title),
-        head(&seg.head.og_type),
-    );
-    let json_ld: Vec<serde_json::Value> = seg
-        .json_ld
-        .iter()
-        .filter_map(|s| serde_json::from_str(dec(s).trim()).ok())
-        .collect();
-    let mut evidence = metadata::Evidence {
-        json_ld: &json_ld,
-        title: title.as_deref(),
-        description: description.as_deref(),
-        blocks: blocks.iter().map(|b| (b.kind, b.text.as_str())).collect(),
-        url: &page.meta.url,
-        record_date: page
-            .meta
-            .warc_date
-            .as_deref()
-            .or(page.meta.http_date.as_deref()),
-        ..Default::default()
-    };
-    evidence.read_clues(&seg.clues, |b| output_text(&tx::unescape(&dec(b))));
-    let metadata = metadata::find(&evidence);
-    let mut page_text = structured_text(&json_ld);
-    page_text.title = og_title.or_else(|| title.clone()).unwrap_or_default();
-    if let Some(t) = &og_type {
-        page_text.kinds |= classify::combined::page_kind::of(t);
-    }
-    if let Some(d) = &description {
-        page_text.description.push_str(d);
-    }
+    let head = read_head(&seg, &blocks, &page.meta, &mut dec);
     times.features += elapsed(&mut t);
     let language = if models.needs_language() {
         classify::identify_language(blocks.iter().map(|b| b.cleansed.as_str()))
@@ -550,12 +374,19 @@ pub fn analyze(
         None
     };
     times.language += elapsed(&mut t);
-    let model = score_blocks(&mut blocks, &regions, &page_text, language, models);
+    let scoring = detector::Page {
+        models,
+        language,
+        regions: &regions,
+        text: &head.page_text,
+    };
+    detector::run(&mut blocks, &scoring, models.scorer);
     let threshold = cfg
         .threshold
         .unwrap_or_else(|| decision_threshold(&blocks, models.scorer));
     let figures = figures(&blocks, threshold);
     times.score += elapsed(&mut t);
+
     if blocks.is_empty() {
         return Err(no_text);
     }
@@ -567,15 +398,7 @@ pub fn analyze(
     if cfg.dup_blocks != DupBlocks::Keep {
         mark_duplicates(&mut blocks);
     }
-    // Content tokens: texrex tokenizes blocks under the threshold and of `MinLength` bytes.
-    let mut tokens = shingle::Tokens::default();
-    let mut content_size = 0;
-    for b in &blocks {
-        if b.bpv <= threshold && b.text.len() >= cfg.min_length {
-            tokens.add(&b.text);
-            content_size += b.text.len();
-        }
-    }
+    let (tokens, content_size) = content_tokens(&blocks, threshold, cfg.min_length);
     let badness = (!models.profiles.is_empty()).then(|| {
         let counts = models.profiles.count(&tokens);
         models
@@ -593,48 +416,44 @@ pub fn analyze(
     } else {
         None
     };
-    let fingerprint = {
-        let mut h = Xxh3::new();
-        for b in &blocks {
-            h.update(b.text.as_bytes());
-            h.update(b"\n");
-        }
-        h.digest128()
-    };
-    let base = seg.head.base.as_deref().map(&mut dec);
+    let base = seg.head.base.as_deref().map(|b| dec.text(b));
     let links = if cfg.links {
+        let anchors = &seg.anchors;
+        let mut text = |b: &[u8]| dec.text(b);
         extract_links(
             &page.meta.url,
             base.as_deref(),
             &raw_text,
-            &seg.anchors,
+            anchors,
             &blocks,
-            &mut dec,
+            &mut text,
         )
     } else {
         Vec::new()
     };
+    let fingerprint = fingerprint(&blocks);
     times.document += elapsed(&mut t);
     Ok(Document {
         id: doc_id(&page.meta),
         meta: page.meta,
         source_charset: sniffed.name(),
         doctype: seg.doctype,
-        metadata,
-        keywords,
+        metadata: head.metadata,
+        keywords: head.keywords,
         base,
         host,
         tld,
         language,
-        model,
+        model: models.mlp(language).0,
         regions,
-        page_text,
+        page_text: head.page_text,
         blocks_total: seg.blocks.len(),
         blocks,
+        scorer: models.scorer,
         threshold,
         figures,
         capped: seg.capped,
-        malformed,
+        malformed: dec.malformed,
         evidence: Some(sniffed.evidence),
         badness,
         shingles,
@@ -645,13 +464,207 @@ pub fn analyze(
     })
 }
 
-/// The threshold that decides a document's content when none is configured: for the combined
-/// model, whose `bpv` are calibrated probabilities, the [`f1_threshold`]; 0.5 for the other
-/// scorers.
+/// Decodes the bytes of a page's parts in its encoding, noting whether any were malformed.
+struct Decoder {
+    encoding: &'static encoding_rs::Encoding,
+    malformed: bool,
+}
+
+impl Decoder {
+    fn text(&mut self, bytes: &[u8]) -> String {
+        let (s, bad) = decode::decode(bytes, self.encoding);
+        self.malformed |= bad;
+        s.into_owned()
+    }
+}
+
+/// What the segmenter reads, and the decoder of its parts: the source bytes when the encoding
+/// keeps ASCII in place (texrex's positions are source positions), else the page decoded to
+/// UTF-8 first.
+fn to_segment<'a>(page: &Page<'a>, sniffed: &decode::Sniffed) -> (Cow<'a, [u8]>, Decoder) {
+    let decoder = |encoding| Decoder {
+        encoding,
+        malformed: false,
+    };
+    if sniffed.encoding.is_ascii_compatible() {
+        return (Cow::Borrowed(page.raw), decoder(sniffed.encoding));
+    }
+    let head_len = page.raw.len() - page.payload.len();
+    let (text, _) = decode::decode(&page.payload[sniffed.bom_len..], sniffed.encoding);
+    let mut v = page.raw[..head_len].to_vec();
+    v.extend_from_slice(text.as_bytes());
+    (Cow::Owned(v), decoder(encoding_rs::UTF_8))
+}
+
+/// The blocks of a segmented page that pass texrex's second pass, with their features and
+/// texts, unscored; `None` for a page without text (`raw_len`: bytes of its raw text).
+fn make_blocks(
+    seg: &html::Segmentation,
+    raw_len: usize,
+    cfg: &Config,
+    dec: &mut Decoder,
+) -> Option<Vec<Block>> {
+    let decoded: Vec<String> = seg.blocks.iter().map(|b| dec.text(&b.text)).collect();
+    let cleansed: Vec<Cleansed> = decoded.iter().map(|t| tx::second_pass(t)).collect();
+    let inputs: Vec<BlockInput<'_>> = seg
+        .blocks
+        .iter()
+        .zip(&cleansed)
+        .map(|(block, cleansed)| BlockInput { block, cleansed })
+        .collect();
+    let feats = tx::document_features(&inputs, seg.doctype, raw_len)?;
+    let mut blocks = Vec::new();
+    let mut paragraph_start = false;
+    let blocks_in = feats.iter().zip(&cleansed).zip(&seg.blocks).zip(&decoded);
+    for (idx, (((f, c), raw), decoded)) in blocks_in.enumerate() {
+        paragraph_start |= raw.paragraph_start;
+        let Some(f) = f else { continue };
+        let mut b = make_block(idx, f, raw, decoded, output_text(&c.text), cfg, dec);
+        b.paragraph_start = std::mem::take(&mut paragraph_start);
+        blocks.push(b);
+    }
+    Some(blocks)
+}
+
+/// Block `idx` with its `features`, from the segmenter's `raw` block, its text `decoded` and
+/// after texrex's second pass (`cleansed`); whether it starts a paragraph is the caller's.
+fn make_block(
+    idx: usize,
+    features: &Features,
+    raw: &html::RawBlock,
+    decoded: &str,
+    cleansed: String,
+    cfg: &Config,
+    dec: &mut Decoder,
+) -> Block {
+    let shown_decoded;
+    let shown = match &raw.shown {
+        Some(s) => {
+            shown_decoded = dec.text(s);
+            &shown_decoded
+        }
+        None => decoded,
+    };
+    // Plain text reads the same shown and after texrex's second pass.
+    let text = if cfg.texrex_text || raw.shown.is_none() && is_plain(decoded) {
+        cleansed.clone()
+    } else {
+        shown_text(shown, raw.pre, cfg.mask)
+    };
+    // The text with its inline markup, for Markdown, when it has any.
+    let marked = (cfg.marks && !cfg.texrex_text && shown.bytes().any(html::mark::is_mark))
+        .then(|| shown_text_marked(shown, raw.pre, cfg.mask, true));
+    let links = raw
+        .links
+        .iter()
+        .map(|href| tx::unescape(&dec.text(href)).trim().to_owned())
+        .collect();
+    Block {
+        idx,
+        features: *features,
+        bpv: 0.0,
+        scores: Default::default(),
+        stats: boilerpipe::Stats::of(&cleansed, raw.link_words),
+        cues: raw.cues,
+        near_cues: raw.near_cues,
+        link_bytes: raw.link_bytes,
+        raw_bytes: raw.text.len() as u32,
+        paragraph_start: false,
+        path: raw.path,
+        depth: raw.depth,
+        markup: raw.markup.clone(),
+        text,
+        marked,
+        links,
+        chars: cleansed.chars().count(),
+        cleansed,
+        kind: raw.kind,
+        dup_of: None,
+    }
+}
+
+/// What a page's head, structured data and clues say of it.
+struct Head {
+    keywords: Option<String>,
+    metadata: Metadata,
+    page_text: classify::combined::PageText,
+}
+
+/// Read a page's title, description, keywords, `og:` tags, JSON-LD and metadata clues.
+fn read_head(seg: &html::Segmentation, blocks: &[Block], meta: &Meta, dec: &mut Decoder) -> Head {
+    let mut head = |v: &Option<Vec<u8>>| {
+        v.as_deref()
+            .map(|b| output_text(&tx::decode_entities(&dec.text(b))))
+            .filter(|s| !s.is_empty())
+    };
+    let (title, keywords, description, og_title, og_type) = (
+        head(&seg.head.title),
+        head(&seg.head.keywords),
+        head(&seg.head.description),
+        head(&seg.head.og_title),
+        head(&seg.head.og_type),
+    );
+    let json_ld: Vec<serde_json::Value> = seg
+        .json_ld
+        .iter()
+        .filter_map(|s| serde_json::from_str(dec.text(s).trim()).ok())
+        .collect();
+    let mut evidence = metadata::Evidence {
+        json_ld: &json_ld,
+        title: title.as_deref(),
+        description: description.as_deref(),
+        blocks: blocks.iter().map(|b| (b.kind, b.text.as_str())).collect(),
+        url: &meta.url,
+        record_date: meta.warc_date.as_deref().or(meta.http_date.as_deref()),
+        ..Default::default()
+    };
+    evidence.read_clues(&seg.clues, |b| output_text(&tx::unescape(&dec.text(b))));
+    let metadata = metadata::find(&evidence);
+    let mut page_text = structured_text(&json_ld);
+    page_text.title = og_title.or(title).unwrap_or_default();
+    if let Some(t) = &og_type {
+        page_text.kinds |= classify::combined::page_kind::of(t);
+    }
+    if let Some(d) = &description {
+        page_text.description.push_str(d);
+    }
+    Head {
+        keywords,
+        metadata,
+        page_text,
+    }
+}
+
+/// Content tokens and bytes: texrex tokenizes the blocks under the threshold of at least
+/// `min_length` bytes.
+fn content_tokens(blocks: &[Block], threshold: f32, min_length: usize) -> (shingle::Tokens, usize) {
+    let mut tokens = shingle::Tokens::default();
+    let mut content_size = 0;
+    for b in blocks {
+        if b.bpv <= threshold && b.text.len() >= min_length {
+            tokens.add(&b.text);
+            content_size += b.text.len();
+        }
+    }
+    (tokens, content_size)
+}
+
+/// XXH3-128 of the blocks' texts, each ended by a newline.
+fn fingerprint(blocks: &[Block]) -> u128 {
+    let mut h = Xxh3::new();
+    for b in blocks {
+        h.update(b.text.as_bytes());
+        h.update(b"\n");
+    }
+    h.digest128()
+}
+
+/// The threshold that decides a document's content when none is configured, by the scorer's
+/// [`Cut`]: the [`f1_threshold`] for calibrated probabilities (the combined model), else 0.5.
 pub fn decision_threshold(blocks: &[Block], scorer: Scorer) -> f32 {
-    match scorer {
-        Scorer::Combined => f1_threshold(blocks.iter().map(|b| (b.bpv, b.boilerpipe.0.words))),
-        _ => 0.5,
+    match scorer.decision().cut {
+        Cut::ExpectedF1 => f1_threshold(blocks.iter().map(|b| (b.bpv, b.stats.words))),
+        Cut::Half => 0.5,
     }
 }
 
@@ -681,49 +694,6 @@ pub fn f1_threshold(blocks: impl Iterator<Item = (f32, u32)>) -> f32 {
         }
     }
     threshold
-}
-
-/// Run every scorer on a document's blocks and set `bpv` from the deciding one; returns the
-/// built-in MLP that scored them, if one did.
-fn score_blocks(
-    blocks: &mut [Block],
-    regions: &[(u32, u32)],
-    page: &classify::combined::PageText,
-    language: Option<whatlang::Lang>,
-    models: &Models,
-) -> Option<ModelLang> {
-    let (model, mlp) = models.mlp(language);
-    let ngram = models.ngram(language);
-    let mut x = [0f32; tx::N_FEATURES];
-    for b in blocks.iter_mut() {
-        for (xi, fi) in x.iter_mut().zip(&b.features) {
-            *xi = *fi as f32;
-        }
-        b.mlp = mlp.run(&x);
-        b.ngram = ngram.and_then(|m| m.score(&b.cleansed));
-        b.markup_score = models.markup().score(&b.markup);
-    }
-    justext_blocks(blocks, language);
-    let stats: Vec<boilerpipe::Stats> = blocks.iter().map(|b| b.boilerpipe.0).collect();
-    for (b, d) in blocks.iter_mut().zip(boilerpipe::classify(&stats)) {
-        b.boilerpipe.1 = d;
-    }
-    let decide = |good: bool| if good { 0.0 } else { 1.0 };
-    match models.scorer {
-        Scorer::Mlp => blocks.iter_mut().for_each(|b| b.bpv = b.mlp),
-        Scorer::Ngram => blocks.iter_mut().for_each(|b| {
-            // Bits per character, positive = clean, mapped onto (0, 1) with 0 at 0.5.
-            b.bpv = b.ngram.map_or(1.0, |s| 1.0 / (1.0 + s.exp()));
-        }),
-        Scorer::Justext => blocks
-            .iter_mut()
-            .for_each(|b| b.bpv = decide(b.justext.class == justext::Class::Good)),
-        Scorer::Boilerpipe => blocks
-            .iter_mut()
-            .for_each(|b| b.bpv = decide(b.boilerpipe.1.num_words)),
-        Scorer::Combined => classify::combined::score(blocks, regions, page, models.combined()),
-    }
-    model
 }
 
 /// The body, descriptions and kinds of a page's JSON-LD scripts (the title is left empty): the
@@ -787,39 +757,6 @@ fn block_regions(blocks: &[Block], raw: &[(u32, u32)]) -> Vec<(u32, u32)> {
     out.sort_by_key(|&(first, last)| (first, std::cmp::Reverse(last)));
     out.dedup();
     out
-}
-
-/// jusText over the paragraphs the blocks make up (a block that does not start a paragraph
-/// joins the one before); every block gets its paragraph's judgement.
-fn justext_blocks(blocks: &mut [Block], language: Option<whatlang::Lang>) {
-    let stop = justext::stop_words_for(language);
-    let mut paragraphs: Vec<justext::Paragraph> = Vec::new();
-    let mut owner = Vec::with_capacity(blocks.len());
-    for b in blocks.iter() {
-        if b.paragraph_start || paragraphs.is_empty() {
-            paragraphs.push(justext::Paragraph::default());
-        }
-        let p = paragraphs.last_mut().expect("pushed");
-        if !p.text.is_empty() {
-            p.text.push(' ');
-        }
-        p.text.push_str(&b.cleansed);
-        // Link bytes are counted in the segmenter's text; scale them to characters.
-        let share = if b.raw_bytes > 0 {
-            (b.link_bytes as f64 / b.raw_bytes as f64).min(1.0)
-        } else {
-            0.0
-        };
-        p.link_chars += (share * b.chars as f64).round() as usize;
-        p.heading |= b.cues & html::cue::HEADING != 0;
-        p.headline |= b.cues & html::cue::H1 != 0;
-        owner.push(paragraphs.len() - 1);
-    }
-    let params = stop.params(justext::Params::default());
-    let judged = justext::classify(&paragraphs, stop.words(), &params);
-    for (b, p) in blocks.iter_mut().zip(owner) {
-        b.justext = judged[p];
-    }
 }
 
 /// Mark blocks whose text repeats an earlier block's (texrex: at least 3 bytes).
@@ -1214,6 +1151,58 @@ mod tests {
         .unwrap()
     }
 
+    /// Each decision of the registry sets `bpv` and cuts where it says; every detector that
+    /// runs fills its columns; the combined model runs only when it decides; the writers print
+    /// the shown columns in the registry's order.
+    #[test]
+    fn every_decision_of_the_registry_decides() {
+        let html = "<html><body><nav><a href='/'>Home</a> | <a href='/a'>About us</a></nav>\
+            <h1>Rain</h1><p>Rain falls in Spain mostly on the plain, as the song says, and the \
+            farmers there are glad of it every spring.</p><p>It falls in the mountains too, in \
+            long grey showers that fill the rivers.</p><footer>© 2026 Example</footer></body></html>";
+        let mut seen = Vec::new();
+        for d in detector::decisions() {
+            let page = Page {
+                raw: html.as_bytes(),
+                payload: html.as_bytes(),
+                http_charset: None,
+                meta: Meta::default(),
+            };
+            let mut models = Models::builtin();
+            models.set_scorer(Scorer::named(d.name).unwrap());
+            let cfg = Config::default();
+            let doc = analyze(page, &models, &cfg, &mut StageTimes::default()).unwrap();
+            assert_eq!(doc.scorer.name(), d.name);
+            for b in &doc.blocks {
+                assert_eq!(b.bpv, (d.bpv)(b), "{}", d.name);
+                assert!((-1.0..=1.0).contains(&b.bpv), "{}: {}", d.name, b.bpv);
+                assert_eq!(
+                    classify::combined::of(b).is_nan(),
+                    d.name != "combined",
+                    "the combined model runs only when it decides"
+                );
+                let names: Vec<&str> = crate::output::block_scores(b).iter().map(|s| s.0).collect();
+                assert_eq!(names, crate::output::score_names().collect::<Vec<_>>());
+            }
+            let threshold = match d.cut {
+                Cut::Half => 0.5,
+                Cut::ExpectedF1 => f1_threshold(doc.blocks.iter().map(|b| (b.bpv, b.stats.words))),
+            };
+            assert_eq!(doc.threshold, threshold, "{}", d.name);
+            seen.push(
+                doc.blocks
+                    .iter()
+                    .map(|b| doc.is_content(b))
+                    .collect::<Vec<_>>(),
+            );
+        }
+        assert!(seen.len() >= 8, "every detector's decisions");
+        assert!(
+            seen.iter().any(|k| k != &seen[0]),
+            "the decisions differ on this page"
+        );
+    }
+
     #[test]
     fn analyze_scores_every_block() {
         let html = "<html><head><title>T &amp; U</title></head><body><div>Home</div><p>This is a long sentence of real content. It has two sentences.</p></body></html>";
@@ -1347,7 +1336,7 @@ mod tests {
         let w: Vec<f64> = doc
             .blocks
             .iter()
-            .map(|b| 1.0 + b.boilerpipe.0.words as f64)
+            .map(|b| 1.0 + b.stats.words as f64)
             .collect();
         let total: f64 = w.iter().sum();
         let mean = |a: usize, b: usize| {

@@ -25,7 +25,7 @@ use regex::Regex;
 
 use crate::classify::mlp::Confusion;
 use crate::classify::ngram::{Counts, NgramModel};
-use crate::classify::{Models, combined, gbt, markup};
+use crate::classify::{Models, combined, gbt, markup, ngram};
 use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
 use crate::error::Error;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -491,12 +491,12 @@ fn training_data(
             .iter()
             .zip(l)
             .filter(|(_, l)| l.is_some())
-            .map(|(b, _)| 1.0 + b.boilerpipe.0.words as f64)
+            .map(|(b, _)| 1.0 + b.stats.words as f64)
             .sum();
         let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
         for ((b, label), row) in blocks.iter().zip(l).zip(x.chunks_exact(width)) {
             if let Some(share) = label {
-                let w = page_weight[i] * labelled * (1.0 + b.boilerpipe.0.words as f64) / words;
+                let w = page_weight[i] * labelled * (1.0 + b.stats.words as f64) / words;
                 let share = f64::from(*share);
                 if share > 0.0 {
                     data.push(row, false, (w * share) as f32);
@@ -816,12 +816,13 @@ pub fn cross_validate_combined(
     models.sort_by_key(|(f, _)| *f);
     for (i, d) in docs.iter_mut().enumerate() {
         if let Some(d) = d {
-            combined::score(
-                &mut d.blocks,
-                &d.regions,
-                &d.page_text,
-                &models[folds.of[i]].1,
-            );
+            let p = models[folds.of[i]]
+                .1
+                .predict(&d.blocks, &d.regions, &d.page_text);
+            for (b, p) in d.blocks.iter_mut().zip(p) {
+                combined::set(b, p);
+                b.bpv = p;
+            }
         }
     }
 }
@@ -865,7 +866,7 @@ pub fn cross_validate_ngram(
                     continue; // scored by the other model
                 }
                 for b in &mut d.blocks {
-                    b.ngram = model.score(&b.cleansed);
+                    ngram::set(b, model.score(&b.cleansed));
                 }
             }
         }
@@ -899,13 +900,13 @@ fn markup_counts(
             .iter()
             .zip(l)
             .filter(|(_, l)| l.is_some())
-            .map(|(b, _)| 1.0 + b.boilerpipe.0.words as f64)
+            .map(|(b, _)| 1.0 + b.stats.words as f64)
             .sum();
         let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
         let host = host_key(pages[i]);
         for (b, label) in blocks.iter().zip(l) {
             if let Some(share) = label {
-                let w = labelled * (1.0 + b.boilerpipe.0.words as f64) / words;
+                let w = labelled * (1.0 + b.stats.words as f64) / words;
                 counts.add(&b.markup, *share >= 0.5, w, host);
             }
         }
@@ -953,7 +954,7 @@ pub fn cross_validate_markup(
                 continue;
             };
             for b in &mut d.blocks {
-                b.markup_score = model.score(&b.markup);
+                markup::set(b, model.score(&b.markup));
             }
         }
     }
@@ -1094,7 +1095,7 @@ mod tests {
         let docs = [doc.ok()];
         let words: Vec<f64> = blocks_of(&docs[0])
             .iter()
-            .map(|b| 1.0 + b.boilerpipe.0.words as f64)
+            .map(|b| 1.0 + b.stats.words as f64)
             .collect();
         assert_eq!(words.len(), 3);
         // Boilerplate, content, unlabelled: two rows that weigh 2 together, by their words.

@@ -12,7 +12,8 @@
 use sha2::{Digest, Sha256};
 
 use crate::classify::combined;
-use crate::classify::justext::Class;
+use crate::classify::detector::{self, Decision};
+use crate::classify::markup;
 use crate::document::{Block, Document};
 use crate::eval::{Overlap, labels};
 use crate::output::xml::bpc;
@@ -21,24 +22,15 @@ use crate::output::xml::bpc;
 /// default); the page says when some are left out.
 pub const MAX_BLOCKS: usize = 20_000;
 
-/// The decisions the inspector can show, by the names of `--scorer`: what each keeps.
-pub const DECISIONS: [(&str, &str); 5] = [
-    ("combined", "combined model (bpv ≤ bpt)"),
-    ("mlp", "texrex's MLP (≤ 0.5)"),
-    ("ngram", "NCleaner's n-gram model (≥ 0 bits)"),
-    ("justext", "jusText (good)"),
-    ("boilerpipe", "boilerpipe, Algorithm 2"),
-];
-
-/// Whether the decision `name` ([`DECISIONS`]) keeps a block of `doc`.
-pub fn keeps(name: &str, doc: &Document, b: &Block) -> bool {
-    match name {
-        "combined" => doc.is_content(b),
-        "mlp" => b.mlp <= 0.5,
-        "ngram" => b.ngram.is_some_and(|s| s >= 0.0),
-        "justext" => b.justext.class == Class::Good,
-        "boilerpipe" => b.boilerpipe.1.num_words,
-        _ => false,
+/// Whether a detector's decision ([`detector::decisions`]) keeps a block of `doc`: the
+/// document's own decision as the document says ([`Document::is_content`]), the others when
+/// their `bpv` is at most 0.5 (a detector that did not run keeps nothing: the combined model
+/// runs only when it decides).
+pub fn keeps(decision: &Decision, doc: &Document, b: &Block) -> bool {
+    if std::ptr::eq(decision, doc.scorer.decision()) {
+        doc.is_content(b)
+    } else {
+        (decision.bpv)(b) <= 0.5
     }
 }
 
@@ -212,11 +204,15 @@ pub fn page(doc: &Document, gold: Option<&str>, model: Option<&combined::Model>)
     }
     out.push_str("</dl></header>\n<nav><label><input type=\"checkbox\" id=\"hide\"> hide dropped blocks</label> \
                   &nbsp; <label>decision: <select id=\"scorer\">");
-    for (name, label) in DECISIONS {
+    for d in detector::decisions() {
         out.push_str("<option value=\"");
-        out.push_str(name);
-        out.push_str("\">");
-        esc(&mut out, label);
+        out.push_str(d.name);
+        out.push_str(if std::ptr::eq(d, doc.scorer.decision()) {
+            "\" selected>"
+        } else {
+            "\">"
+        });
+        esc(&mut out, d.about);
         out.push_str("</option>");
     }
     out.push_str("</select></label> &nbsp; <span class=\"legend\">bpv 0 ");
@@ -263,10 +259,9 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &
     out.push_str("\" data-idx=\"");
     out.push_str(&b.idx.to_string());
     out.push_str("\" data-keep=\"");
-    let keeping: Vec<&str> = DECISIONS
-        .iter()
-        .map(|(n, _)| *n)
-        .filter(|n| keeps(n, doc, b))
+    let keeping: Vec<&str> = detector::decisions()
+        .filter(|d| keeps(d, doc, b))
+        .map(|d| d.name)
         .collect();
     out.push_str(&keeping.join(" "));
     out.push_str("\"><span class=\"band ");
@@ -291,7 +286,7 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &
         esc(out, &score.text());
         out.push('|');
     }
-    let m = b.markup_score;
+    let m = markup::of(b);
     out.push_str(&format!("markup={:.2} ({} words known)", m.sum, m.known));
     for (name, v) in why {
         out.push_str(&format!(

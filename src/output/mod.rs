@@ -9,7 +9,10 @@ pub mod markdown;
 pub mod stats;
 pub mod xml;
 
-use crate::document::Block;
+use std::sync::LazyLock;
+
+use crate::classify::Block;
+use crate::classify::detector::{self, Column, Shown};
 use crate::features::texrex::{format_general, write_general};
 use crate::html::Kind;
 
@@ -49,29 +52,35 @@ impl Score {
     }
 }
 
-/// Every scorer's result for a block besides `bpv`, by the name the writers use (XML
-/// attributes, JSON keys, TSV columns): `mlp` (texrex's MLP), `ngram` (NCleaner, bits per
-/// character; absent when off or without letters), `justext` and `justextcf` (jusText's final
-/// and context-free class), `stopwords` (stop-word density), `boilerpipe` (Algorithm 2) and
-/// `bpdensity` (Algorithm 1), `linkdensity` and `textdensity` (boilerpipe's features).
+/// Every detector's values for a block that the writers print, by their columns' names
+/// (XML attributes, JSON keys, TSV columns), in [`detector::DETECTORS`]' order: `mlp`,
+/// `ngram` (absent when off or without letters), `justext`, `justextcf`, `stopwords`,
+/// `boilerpipe`, `bpdensity`, `linkdensity`, `textdensity`.
 pub fn block_scores(b: &Block) -> Vec<(&'static str, Score)> {
-    let (stats, decisions) = b.boilerpipe;
-    let bp = |content: bool| Score::Text(if content { "content" } else { "boilerplate" });
-    let round = |x: f64| (x * 1e4).round() / 1e4;
-    let mut out = vec![("mlp", Score::Num(b.mlp as f64))];
-    if let Some(n) = b.ngram {
-        out.push(("ngram", Score::Num(n as f64)));
-    }
-    out.extend([
-        ("justext", Score::Text(b.justext.class.as_str())),
-        ("justextcf", Score::Text(b.justext.context_free.as_str())),
-        ("stopwords", Score::Num(round(b.justext.stopword_density))),
-        ("boilerpipe", bp(decisions.num_words)),
-        ("bpdensity", bp(decisions.densitometric)),
-        ("linkdensity", Score::Num(round(stats.link_density()))),
-        ("textdensity", Score::Num(round(stats.text_density))),
-    ]);
-    out
+    SHOWN
+        .iter()
+        .filter_map(|&(column, at, k)| {
+            let v = b.scores.get(at, k);
+            let score = match column.shown {
+                _ if v.is_nan() => return None,
+                Shown::Number => Score::Num(v),
+                Shown::Rounded => Score::Num((v * 1e4).round() / 1e4),
+                Shown::Class(names) => Score::Text(names[v as usize]),
+                Shown::Verdict => Score::Text(if v == 0.0 { "content" } else { "boilerplate" }),
+                Shown::Hidden => return None,
+            };
+            Some((column.name, score))
+        })
+        .collect()
+}
+
+/// The columns the writers print, found once.
+static SHOWN: LazyLock<Vec<(&Column, detector::Cols, usize)>> =
+    LazyLock::new(|| detector::shown_columns().collect());
+
+/// The names of every score [`block_scores`] may give, in its order.
+pub fn score_names() -> impl Iterator<Item = &'static str> {
+    SHOWN.iter().map(|(c, _, _)| c.name)
 }
 
 /// A block's kind by the names the writers use: `kind` ([`Kind::name`]), and `list` (`ol` or
@@ -89,16 +98,3 @@ pub fn kind_fields(kind: Kind) -> Vec<(&'static str, Score)> {
     }
     out
 }
-
-/// The names of every score [`block_scores`] may give, in its order.
-pub const SCORE_NAMES: [&str; 9] = [
-    "mlp",
-    "ngram",
-    "justext",
-    "justextcf",
-    "stopwords",
-    "boilerpipe",
-    "bpdensity",
-    "linkdensity",
-    "textdensity",
-];

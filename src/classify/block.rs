@@ -1,0 +1,58 @@
+//! The block every detector scores: its text in the forms the writers and the scorers read,
+//! its features and cues, and its score table.
+
+use super::boilerpipe;
+use super::detector::Scores;
+use crate::features::texrex::Features;
+use crate::html;
+
+/// One text block that survived segmentation and the second pass.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Index among all blocks of the document (texrex's `idx`, gaps for invalid blocks).
+    pub idx: usize,
+    /// The text as the page shows it: entities decoded once, whitespace collapsed except in
+    /// preformatted text, a line break for each `<br>`, soft hyphens and zero-width spaces
+    /// removed, trimmed, NFC ([`crate::document::shown_text`]). What every output writes.
+    pub text: String,
+    /// The text with the segmenter's [`html::mark`]s of emphasis, code and links, when it has
+    /// any and [`crate::document::Config::marks`] asks for them (what [`crate::output::markdown`] writes from).
+    pub marked: Option<String>,
+    /// The targets of its links (`href`s, entities decoded), in the order of their marks.
+    pub links: Vec<String>,
+    /// texrex's second-pass text ([`crate::document::output_text`] of [`crate::features::texrex::second_pass`]: entities decoded
+    /// twice, tags, e-mail addresses, URIs and hashtags masked, whitespace collapsed): what the
+    /// scorers read and were trained on.
+    pub cleansed: String,
+    /// What it is: heading, paragraph, list item, table cell, … ([`html::Kind`]).
+    pub kind: html::Kind,
+    pub features: Features,
+    /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
+    pub bpv: f32,
+    /// Every detector's values ([`super::detector::DETECTORS`]); each detector's file reads its own.
+    pub scores: Scores,
+    /// Its words, link words and text density (boilerpipe's features, which the detectors and
+    /// the expected-F1 threshold count with).
+    pub stats: boilerpipe::Stats,
+    /// Structural cues ([`html::cue`] bits).
+    pub cues: u32,
+    /// Those of its innermost elements alone ([`html::RawBlock::near_cues`]).
+    pub near_cues: u32,
+    /// Bytes of the segmenter's text inside links (jusText's link density)…
+    pub link_bytes: u32,
+    /// …and of all of it.
+    pub raw_bytes: u32,
+    /// The block starts a jusText paragraph.
+    pub paragraph_start: bool,
+    /// The path of tag names and classes to its first text ([`html::RawBlock::path`]).
+    pub path: u64,
+    /// Open elements around its first text.
+    pub depth: u16,
+    /// The words of the `class` and `id` values around its first text
+    /// ([`html::RawBlock::markup`]).
+    pub markup: Vec<u32>,
+    /// Characters (code points) of `cleansed` (texrex's figures count these).
+    pub chars: usize,
+    /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
+    pub dup_of: Option<usize>,
+}
