@@ -26,9 +26,13 @@ pub struct Inputs {
 /// `index` of `count`, see [`manifest::shard`]).
 #[derive(Debug, Clone, Copy)]
 pub struct ManifestShare<'a> {
+    /// The manifest file.
     pub path: &'a Path,
+    /// The input base relative lines are joined to: a directory or an http(s) URL.
     pub base: Option<&'a str>,
+    /// This task's number, from 0.
     pub index: usize,
+    /// The number of tasks the manifest is shared among.
     pub count: usize,
 }
 

@@ -29,11 +29,17 @@ const LENGTH_BINS: usize = 24;
 /// One input of the run.
 #[derive(Debug, Clone)]
 pub struct InputRow {
+    /// The input as its `S.stats.json` names it.
     pub input: String,
+    /// Records read.
     pub records: u64,
+    /// Documents written.
     pub documents: u64,
+    /// Size of the input file in bytes.
     pub bytes: u64,
+    /// Time spent on the input in milliseconds.
     pub ms: u64,
+    /// Bytes of the damaged stretches skipped.
     pub stream_error_bytes: u64,
     /// Its `S.done.json` exists: it was read to its end.
     pub done: bool,
@@ -42,17 +48,25 @@ pub struct InputRow {
 /// What [`gather`] finds in a run's output directory.
 #[derive(Debug, Default)]
 pub struct Run {
+    /// The output directory.
     pub dir: PathBuf,
     /// The sum of the `S.stats.json` files ([`crate::output::stats::merge`]).
     pub totals: Value,
+    /// One row per `S.stats.json`, in path order.
     pub inputs: Vec<InputRow>,
-    /// Documents read from the corpus files, and from which format.
+    /// Documents read from the corpus files.
     pub documents: u64,
+    /// The format they were read from: `jsonl`, `xml`, or `none`.
     pub format: &'static str,
+    /// Blocks by `bpv`, 0–1 in 20 bins.
     pub bpv: [u64; SHARE_BINS],
+    /// Documents by badness, 0–50 in 25 bins (the last takes the rest).
     pub badness: [u64; BADNESS_BINS],
+    /// Documents by content length, 10^0–10^6 characters in 24 bins of a quarter decade.
     pub length: [u64; LENGTH_BINS],
+    /// Documents by content share, 0–1 in 20 bins.
     pub share: [u64; SHARE_BINS],
+    /// Documents by host (`unknown` when there is none).
     pub hosts: HostCounter,
     /// With a near-duplicate blacklist (`cowrex dedup`): this run's documents on it, and the
     /// ids it lists.
@@ -74,6 +88,7 @@ pub struct HostCounter {
 }
 
 impl HostCounter {
+    /// Count one document of `host`.
     pub fn add(&mut self, host: &str) {
         let count = match self.counts.get(host) {
             Some(&c) => {

@@ -15,16 +15,22 @@ pub const META_PREFIX: usize = 8 * 1024;
 /// Where the encoding came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Evidence {
+    /// A byte-order mark.
     Bom,
+    /// The `charset` parameter of the HTTP `Content-Type`.
     Http,
+    /// A `<meta>` charset declaration in the first [`META_PREFIX`] bytes.
     Meta,
+    /// None of those: valid UTF-8, else `chardetng`'s guess.
     Detected,
 }
 
 /// The encoding chosen for a page.
 #[derive(Debug, Clone, Copy)]
 pub struct Sniffed {
+    /// The encoding to decode the page with.
     pub encoding: &'static Encoding,
+    /// Where the encoding came from.
     pub evidence: Evidence,
     /// Length of the byte-order mark to skip.
     pub bom_len: usize,

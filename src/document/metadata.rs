@@ -48,12 +48,15 @@ use crate::html::{ClueKind, Clues, Kind};
 pub struct Metadata {
     /// The headline.
     pub title: Option<String>,
+    /// The author's name (several joined by `, `).
     pub author: Option<String>,
     /// Publication date, ISO 8601.
     pub published: Option<String>,
     /// Modification date, ISO 8601.
     pub modified: Option<String>,
+    /// The site's name.
     pub sitename: Option<String>,
+    /// The canonical URL, resolved against the page's URL.
     pub canonical: Option<String>,
     /// `<meta name=description>`, else `og:description`.
     pub description: Option<String>,
@@ -67,10 +70,13 @@ pub struct Metadata {
 pub struct Evidence<'a> {
     /// `<meta>` names (lower-case) and contents.
     pub meta: Vec<(String, String)>,
+    /// `<link rel=canonical href>`.
     pub canonical: Option<String>,
+    /// `<html lang>`.
     pub lang: Option<String>,
     /// The body's clues ([`crate::html::Clue`]): kind, value, and whether the value is text.
     pub found: Vec<(ClueKind, String, bool)>,
+    /// The page's JSON-LD scripts that parse.
     pub json_ld: &'a [Value],
     /// The `<title>` element.
     pub title: Option<&'a str>,
@@ -78,6 +84,7 @@ pub struct Evidence<'a> {
     pub description: Option<&'a str>,
     /// The page's blocks: kind and text, in order.
     pub blocks: Vec<(Kind, &'a str)>,
+    /// The page's URL.
     pub url: &'a str,
     /// The record's date (`WARC-Date`, else the HTTP `Date`), as the record gives it.
     pub record_date: Option<&'a str>,

@@ -70,10 +70,15 @@ pub type Features = [f64; N_FEATURES];
 /// Block text after the second pass, with the counts it produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Cleansed {
+    /// The text: entities decoded, XML-illegal characters removed, the matches replaced.
     pub text: String,
+    /// Tags left in the text, each replaced by a space.
     pub tags: u32,
+    /// E-mail addresses, each replaced by ` emailblank `.
     pub emails: u32,
+    /// URIs, each replaced by ` uriblank `.
     pub uris: u32,
+    /// Hashtags, each replaced by ` hashtagblank `.
     pub hashtags: u32,
 }
 

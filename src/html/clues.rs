@@ -29,6 +29,7 @@ pub struct Clues {
 /// One date or name in the body of a page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clue {
+    /// What the clue is evidence of.
     pub what: ClueKind,
     /// An attribute's value (`datetime`, `content`), or the element's text, whitespace
     /// collapsed.
@@ -59,7 +60,9 @@ pub enum ClueKind {
 /// What an element's start tag says: a value to keep as it is, or a kind of clue its text is
 /// evidence of.
 pub(crate) enum ElementClue<'a> {
+    /// An attribute's value (`datetime`, `content`), kept as it is, and what it is evidence of.
     Value(ClueKind, &'a [u8]),
+    /// The element's text is evidence of this.
     Text(ClueKind),
 }
 

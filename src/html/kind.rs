@@ -15,10 +15,22 @@ pub enum Kind {
     Paragraph,
     /// A list item (`li`, and `dt` and `dd` of a definition list): whether its list is an
     /// `ol`, and how many lists (`ul`, `ol`, `dl`, `menu`) it is in, 1 in a top-level list.
-    Item { ordered: bool, depth: u8 },
+    Item {
+        /// Its list is an `ol`.
+        ordered: bool,
+        /// Lists the item is in, 1 in a top-level list.
+        depth: u8,
+    },
     /// A table cell (`td`, `th`): its row and column, from 0 (a cell spanning columns counts
     /// as many), and whether it is a header cell (`th`, or any cell of a `thead`).
-    Cell { row: u32, col: u32, header: bool },
+    Cell {
+        /// Row in the table, from 0.
+        row: u32,
+        /// Column in the row, from 0 (a cell spanning columns counts as many).
+        col: u32,
+        /// A header cell: `th`, or any cell of a `thead`.
+        header: bool,
+    },
     /// Text of a table that is in none of its cells.
     Table,
     /// Preformatted text: `pre`, `listing`, `xmp`.

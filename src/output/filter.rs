@@ -16,16 +16,20 @@ use crate::shingle::ID_LEN;
 /// What filtering one file did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FilterStats {
+    /// Documents read.
     pub documents: u64,
+    /// Documents dropped because their id is on the blacklist.
     pub blacklisted: u64,
     /// Documents whose id was already written (dropped to keep ids unique).
     pub repeated_ids: u64,
     /// Documents cut off by the end of the file, or without an id.
     pub broken: u64,
+    /// Documents written.
     pub written: u64,
 }
 
 impl FilterStats {
+    /// Add another file's counts to these.
     pub fn add(&mut self, o: &FilterStats) {
         self.documents += o.documents;
         self.blacklisted += o.blacklisted;
@@ -37,6 +41,7 @@ impl FilterStats {
 
 /// Settings of a filter run.
 pub struct Filter {
+    /// Ids of the documents to drop.
     pub blacklist: HashSet<[u8; ID_LEN]>,
     /// Drop documents whose id was written before (texrex's `tecl -u`).
     pub unique: bool,

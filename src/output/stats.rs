@@ -13,6 +13,7 @@ use crate::fate::Fate;
 /// Statistics of one input file.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct FileStats {
+    /// The input file's path or URL.
     pub input: String,
     /// Records read.
     pub records: u64,
@@ -24,8 +25,9 @@ pub struct FileStats {
     pub fate_bytes: BTreeMap<String, u64>,
     /// Documents written to the corpus.
     pub documents: u64,
-    /// Blocks found by segmentation and blocks written.
+    /// Blocks found by segmentation.
     pub blocks_found: u64,
+    /// Blocks written.
     pub blocks_written: u64,
     /// Records whose segmentation stopped at a cap, by cap: written documents and the
     /// `skipped.capped` records that had no text before the cap.
@@ -34,12 +36,14 @@ pub struct FileStats {
     /// `end_of_input` when the input ended inside the record (also a `truncated_record`
     /// stream error).
     pub warc_truncated: BTreeMap<String, u64>,
-    /// How the charset of written documents was found, and charsets used.
+    /// Written documents by how their charset was found (`bom`, `http`, `meta`, `detected`).
     pub charset_evidence: BTreeMap<String, u64>,
+    /// Written documents by charset (as in `sourcecharset`).
     pub charsets: BTreeMap<String, u64>,
-    /// Written documents by identified language (ISO 639-3, `unknown`) and by the MLP that
-    /// scored them (`en`, `de`, `fr`, `sv`, or `custom` for `--model`).
+    /// Written documents by identified language (ISO 639-3, `unknown`).
     pub languages: BTreeMap<String, u64>,
+    /// Written documents by the MLP that scored them (`en`, `de`, `fr`, `sv`, or `custom` for
+    /// `--model`).
     pub models: BTreeMap<String, u64>,
     /// Written documents with bytes that were malformed in their charset.
     pub malformed_text: u64,
@@ -48,14 +52,17 @@ pub struct FileStats {
     pub duplicates: u64,
     /// Blocks that repeat an earlier block of their document.
     pub dup_blocks: u64,
-    /// Written documents with shingles (enough content tokens), and links written.
+    /// Written documents with shingles (enough content tokens).
     pub shingled: u64,
+    /// Links written.
     pub links: u64,
     /// Written documents by text-quality class (`bdc`).
     pub text_quality: BTreeMap<String, u64>,
-    /// Damaged stretches of the input that were skipped, by reason, and their bytes.
+    /// Damaged stretches of the input that were skipped, by reason.
     pub stream_errors: BTreeMap<String, u64>,
+    /// Bytes of those damaged stretches.
     pub stream_error_bytes: u64,
+    /// Byte counts of the input, its record blocks and the XML written.
     pub bytes: Bytes,
     /// Time per stage in milliseconds (not deterministic).
     pub time_ms: BTreeMap<String, u64>,

@@ -61,12 +61,19 @@ impl GzOut {
 
 /// Output files of one input, its statistics, and the time spent on it.
 pub(super) struct FileOut {
+    /// The name of the input's output files before their extension (`S` of `S.xml.gz`).
     pub stem: String,
+    /// The input's statistics (`S.stats.json`).
     pub stats: FileStats,
+    /// The XML corpus file (`S.xml.gz`), if asked for.
     pub xml: Option<GzOut>,
+    /// The JSONL corpus file (`S.jsonl.gz`), if asked for.
     pub jsonl: Option<GzOut>,
+    /// The VRT corpus file (`S.vrt.gz`), if asked for.
     pub vrt: Option<GzOut>,
+    /// The shingles file (`S.shingles.gz`), if asked for.
     pub shingles: Option<GzOut>,
+    /// The links file (`S.links.gz`), if asked for.
     pub links: Option<GzOut>,
     /// When the input was started.
     pub started: Instant,

@@ -24,6 +24,7 @@ use crate::warc::Retry;
 /// Settings of a stream.
 #[derive(Debug, Clone)]
 pub struct StreamConfig {
+    /// Settings of document analysis.
     pub doc: Config,
     /// Worker threads (at least one).
     pub threads: usize,
@@ -47,7 +48,9 @@ impl Default for StreamConfig {
 /// What became of the records read so far, as `process` counts them in its stats.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StreamStats {
+    /// Records read.
     pub records: u64,
+    /// Documents yielded.
     pub documents: u64,
     /// Records by fate (`written`, `skipped.not_html`, …).
     pub fates: BTreeMap<String, u64>,
@@ -60,6 +63,7 @@ pub struct StreamStats {
 pub struct InputError {
     /// The input as given.
     pub input: String,
+    /// Why reading stopped.
     pub message: String,
 }
 

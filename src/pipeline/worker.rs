@@ -35,26 +35,38 @@ pub(super) enum Done {
 /// What became of a record: its fate, its document if it gives one, and the figures the
 /// writer counts.
 pub(super) struct RecordDone {
+    /// The record's `WARC-Type`.
     pub warc_type: String,
+    /// What became of the record.
     pub fate: Fate,
+    /// Bytes of the record's block.
     pub block_bytes: u64,
+    /// Why the record's block is incomplete, if it is (`Record::truncated`).
     pub truncated: Option<String>,
+    /// The document, when the record gives one.
     pub doc: Option<Box<DocOut>>,
     /// The cap that stopped segmentation, whether the document was written or skipped.
     pub capped: Option<&'static str>,
+    /// Time spent on the record, by stage.
     pub times: StageTimes,
 }
 
 /// A rendered corpus document and where the `duplicate-of` mark goes.
 pub(super) struct Rendered {
+    /// The document in its format.
     pub bytes: Vec<u8>,
+    /// Byte offset where `duplicate-of` goes: the `>` that ends `<doc …>`, or the JSON
+    /// line's final `}`.
     pub mark_at: usize,
 }
 
 /// A document rendered in every format asked for, with its shingle and link lines.
 pub(super) struct Renders {
+    /// The document in texrex's XML, if asked for.
     pub xml: Option<Rendered>,
+    /// The document as a JSON line, if asked for.
     pub jsonl: Option<Rendered>,
+    /// The document in VRT, if asked for.
     pub vrt: Option<Rendered>,
     /// Shingle lines (empty without shingles).
     pub shingles: Vec<u8>,
@@ -65,18 +77,31 @@ pub(super) struct Renders {
 /// A document as the writer needs it: its bytes in every format, and its figures for the
 /// statistics.
 pub(super) struct DocOut {
+    /// The document id.
     pub id: String,
+    /// xxh3-128 of the document's block texts (equal texts, equal fingerprints).
     pub fingerprint: u128,
+    /// The document in every format asked for, with its shingle and link lines.
     pub rendered: Renders,
+    /// Blocks that repeat an earlier block of the document.
     pub dup_blocks: u64,
+    /// The text-quality class (`bdc`, `a` best).
     pub bdc: char,
+    /// Blocks found by segmentation.
     pub blocks_found: u64,
+    /// Blocks written.
     pub blocks_written: u64,
+    /// The name of the cap that stopped segmentation, if one did.
     pub capped: Option<&'static str>,
+    /// The charset the page was decoded from (`sourcecharset`).
     pub charset: String,
+    /// How the charset was found: `bom`, `http`, `meta` or `detected`.
     pub evidence: &'static str,
+    /// The page has bytes that are malformed in its charset.
     pub malformed: bool,
+    /// The identified language: ISO 639-3, or `unknown`.
     pub language: &'static str,
+    /// The MLP that scored the document: `en`, `de`, `fr`, `sv`, or `custom` for `--model`.
     pub model: &'static str,
 }
 

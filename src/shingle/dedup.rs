@@ -39,6 +39,7 @@ pub struct DedupConfig {
 /// What a dedup run did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DedupStats {
+    /// Shingle lines read.
     pub lines: u64,
     /// Lines that are not 68 characters of texrex's layout (skipped).
     pub malformed: u64,
@@ -50,6 +51,7 @@ pub struct DedupStats {
     pub pair_records: u64,
     /// Pairs sharing at least `threshold` hashes.
     pub near_duplicate_pairs: u64,
+    /// Documents blacklisted (ids written).
     pub blacklisted: u64,
     /// Sorted runs written to disk (both phases).
     pub runs: u64,
@@ -66,8 +68,12 @@ trait Rec: Ord + Copy + Send + 'static {
 /// id, then size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Shingle {
+    /// The min-hash.
     pub hash: u64,
+    /// The document's id.
     pub id: [u8; ID_LEN],
+    /// The document's size, bytes of its content (of a near-duplicate pair, the smaller is
+    /// blacklisted).
     pub size: u64,
 }
 

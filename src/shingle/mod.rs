@@ -64,10 +64,12 @@ impl Tokens {
         }
     }
 
+    /// Number of tokens.
     pub fn len(&self) -> usize {
         self.spans.len()
     }
 
+    /// Whether there are no tokens.
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
     }

@@ -5,6 +5,7 @@ use memchr::memmem;
 /// A parsed HTTP response head.
 #[derive(Debug, Clone, Default)]
 pub struct Response<'a> {
+    /// Status code of the status line, if it has one.
     pub status: Option<u16>,
     /// Header fields in order (names as sent).
     pub headers: Vec<(&'a str, &'a str)>,

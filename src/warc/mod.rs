@@ -19,10 +19,15 @@ pub use source::{Location, Retry, Source};
 pub struct Record {
     /// `WARC-Type` (lower case; `unknown` when missing or unrecognised).
     pub warc_type: String,
+    /// `WARC-Target-URI`, without angle brackets.
     pub target_uri: Option<String>,
+    /// `WARC-Record-ID`.
     pub record_id: Option<String>,
+    /// `WARC-Date`, as written.
     pub warc_date: Option<String>,
+    /// `WARC-IP-Address`.
     pub ip: Option<String>,
+    /// `WARC-Identified-Payload-Type`.
     pub identified_payload_type: Option<String>,
     /// Why the record's block is incomplete, if it is: the crawler's `WARC-Truncated` reason
     /// (`length`, `time`, `disconnect`, `unspecified`), or [`END_OF_INPUT`] when the input
@@ -54,7 +59,12 @@ pub enum ReadItem {
     /// A record whose block could not be read (truncated or corrupt stream).
     Broken(Record, String),
     /// A damaged stretch of the file that was skipped, with its reason and length in bytes.
-    Skipped { reason: &'static str, bytes: u64 },
+    Skipped {
+        /// Why: `corrupt_record`, `corrupt_gzip_or_record` or [`TRUNCATED_RECORD`].
+        reason: &'static str,
+        /// Length of the stretch in bytes.
+        bytes: u64,
+    },
 }
 
 /// Reader options.

@@ -39,6 +39,7 @@ pub struct Retry {
     pub retries: u32,
     /// Wait before the first retry; it doubles with each further retry, up to `max_wait`.
     pub wait: Duration,
+    /// Longest wait between two retries.
     pub max_wait: Duration,
     /// A connection that delivers nothing for this long counts as failed.
     pub timeout: Duration,
