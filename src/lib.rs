@@ -6,6 +6,8 @@
 //! block → [`document`] adds document-level figures → [`output`] writes the corpus;
 //! [`pipeline`] runs it all on threads in input order; [`report`] draws a whole run.
 
+#![warn(missing_docs)]
+
 pub mod classify;
 mod cli;
 pub mod decode;

@@ -7,21 +7,27 @@
 pub struct Writer(pub Vec<u8>);
 
 impl Writer {
+    /// Append a byte.
     pub fn u8(&mut self, v: u8) {
         self.0.push(v);
     }
+    /// Append a little-endian `u16`.
     pub fn u16(&mut self, v: u16) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
+    /// Append a little-endian `u32`.
     pub fn u32(&mut self, v: u32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
+    /// Append a little-endian `u64`.
     pub fn u64(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
+    /// Append a little-endian `f32`.
     pub fn f32(&mut self, v: f32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
+    /// Append a little-endian `f64`.
     pub fn f64(&mut self, v: f64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
@@ -36,18 +42,23 @@ impl Reader<'_> {
         self.0 = rest;
         Some(*head)
     }
+    /// Read a byte.
     pub fn u8(&mut self) -> Option<u8> {
         self.take::<1>().map(|b| b[0])
     }
+    /// Read a little-endian `u16`.
     pub fn u16(&mut self) -> Option<u16> {
         self.take().map(u16::from_le_bytes)
     }
+    /// Read a little-endian `u32`.
     pub fn u32(&mut self) -> Option<u32> {
         self.take().map(u32::from_le_bytes)
     }
+    /// Read a little-endian `f32`.
     pub fn f32(&mut self) -> Option<f32> {
         self.take().map(f32::from_le_bytes)
     }
+    /// Read a little-endian `f64`.
     pub fn f64(&mut self) -> Option<f64> {
         self.take().map(f64::from_le_bytes)
     }

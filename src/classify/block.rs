@@ -26,6 +26,7 @@ pub struct Block {
     pub cleansed: String,
     /// What it is: heading, paragraph, list item, table cell, … ([`html::Kind`]).
     pub kind: html::Kind,
+    /// texrex's 37 block features ([`crate::features::texrex::FEATURE_NAMES`]), the MLP's inputs.
     pub features: Features,
     /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,

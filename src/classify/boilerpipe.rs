@@ -17,8 +17,12 @@ pub const WRAP: usize = 80;
 /// boilerpipe's features of one block.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Stats {
+    /// White-space separated words.
     pub words: u32,
+    /// Of those, the words inside links.
     pub link_words: u32,
+    /// Words per line wrapped at [`WRAP`] columns, the last line left out unless it is the only
+    /// one.
     pub text_density: f64,
 }
 
@@ -114,8 +118,11 @@ pub fn cleaneval(cur: &Stats) -> bool {
 /// All of boilerpipe's decisions for one block (true = content).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Decisions {
+    /// Algorithm 1, the densitometric classifier ([`densitometric`]).
     pub densitometric: bool,
+    /// Algorithm 2, the number-of-words classifier ([`num_words`]).
     pub num_words: bool,
+    /// The rule trained on CleanEval ([`cleaneval`]).
     pub cleaneval: bool,
     /// The block is in the largest run of consecutive content blocks (by [`num_words`]): the
     /// largest-content filter over blocks fused as boilerpipe fuses adjacent ones.

@@ -925,11 +925,16 @@ pub fn context(blocks: &[Block], regions: &[(u32, u32)], p: &[f32]) -> Vec<f32> 
 /// probabilities. Text format: the two `cowrex-gbt` models one after the other.
 #[derive(Debug, Clone)]
 pub struct Model {
+    /// The first stage, over [`features`] ([`N_FEATURES`] inputs).
     pub first: Gbt,
+    /// The main model, over [`features`] and [`context`] ([`N_FEATURES`] + [`N_CONTEXT`]
+    /// inputs).
     pub second: Gbt,
 }
 
 impl Model {
+    /// Read a model in the text format; an error unless it holds both stages with the feature
+    /// counts cowrex computes.
     pub fn parse(text: &str) -> Result<Model, ModelError> {
         let at = text
             .match_indices("\ncowrex-gbt ")
@@ -957,6 +962,7 @@ impl Model {
         Ok(model)
     }
 
+    /// The model in its text format.
     pub fn to_text(&self) -> String {
         self.first.to_text() + &self.second.to_text()
     }

@@ -46,6 +46,7 @@ pub trait Detector: Sync {
 /// What a detector reads besides the blocks.
 #[derive(Debug, Clone, Copy)]
 pub struct Page<'a> {
+    /// The run's models.
     pub models: &'a Models,
     /// The page's identified language (`None` when no model needs it or none was found).
     pub language: Option<whatlang::Lang>,
@@ -59,7 +60,9 @@ pub struct Page<'a> {
 /// key, TSV column) and how they show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Column {
+    /// Its name in the writers' output.
     pub name: &'static str,
+    /// How the writers show its value.
     pub shown: Shown,
 }
 

@@ -31,6 +31,7 @@ enum Node {
 /// A trained ensemble: P(positive) = sigmoid(base + Σ tree(x)).
 #[derive(Debug, Clone)]
 pub struct Gbt {
+    /// Number of input features (the width of a row).
     pub features: usize,
     base: f32,
     trees: Trees,
@@ -255,8 +256,11 @@ fn tree_depth(tree: &[Node]) -> usize {
 /// Training settings.
 #[derive(Debug, Clone, Copy)]
 pub struct TrainConfig {
+    /// Number of trees (boosting rounds).
     pub trees: usize,
+    /// Maximum levels of splits from a tree's root to a leaf.
     pub depth: usize,
+    /// Shrinkage: the factor on every leaf value.
     pub learning_rate: f32,
     /// L2 penalty on leaf values.
     pub lambda: f64,
@@ -294,14 +298,18 @@ impl Default for TrainConfig {
 /// Rows of features with labels (true = positive) and weights.
 #[derive(Debug, Clone, Default)]
 pub struct Data {
+    /// Number of features per row.
     pub features: usize,
     /// Row-major, `features` values per row.
     pub x: Vec<f32>,
+    /// Each row's label (true = positive).
     pub y: Vec<bool>,
+    /// Each row's weight.
     pub w: Vec<f32>,
 }
 
 impl Data {
+    /// No rows, `features` values per row.
     pub fn new(features: usize) -> Data {
         Data {
             features,
@@ -309,6 +317,7 @@ impl Data {
         }
     }
 
+    /// Add a row with its label and weight; panics unless it has `features` values.
     pub fn push(&mut self, row: &[f32], y: bool, w: f32) {
         assert_eq!(row.len(), self.features, "row width");
         self.x.extend_from_slice(row);
@@ -316,14 +325,17 @@ impl Data {
         self.w.push(w);
     }
 
+    /// Number of rows.
     pub fn len(&self) -> usize {
         self.y.len()
     }
 
+    /// Whether there are no rows.
     pub fn is_empty(&self) -> bool {
         self.y.is_empty()
     }
 
+    /// The values of row `i`.
     pub fn row(&self, i: usize) -> &[f32] {
         &self.x[i * self.features..(i + 1) * self.features]
     }

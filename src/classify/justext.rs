@@ -16,9 +16,13 @@ use rustc_hash::FxHashSet;
 /// A block class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
+    /// Boilerplate.
     Bad,
+    /// Content.
     Good,
+    /// Too short to judge alone (context-free only).
     Short,
+    /// Perhaps content (context-free only).
     NearGood,
 }
 
@@ -37,11 +41,19 @@ impl Class {
 /// jusText's parameters, with its defaults.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
+    /// Characters below which a block is SHORT (or BAD with a link).
     pub length_low: usize,
+    /// Characters above which a block of stop-word density at least `stopwords_high` is GOOD
+    /// rather than NEAR_GOOD.
     pub length_high: usize,
+    /// Stop-word density from which a block is at least NEAR_GOOD.
     pub stopwords_low: f64,
+    /// Stop-word density from which a long block is GOOD.
     pub stopwords_high: f64,
+    /// Link density above which a block is BAD.
     pub max_link_density: f64,
+    /// Characters at most between a heading and the GOOD block after it for the heading
+    /// processing.
     pub max_heading_distance: usize,
     /// Skip the heading pre- and post-processing.
     pub no_headings: bool,
@@ -126,6 +138,7 @@ pub struct Judgement {
     pub context_free: Class,
     /// The final class: GOOD or BAD.
     pub class: Class,
+    /// Share of its words that are stop words.
     pub stopword_density: f64,
 }
 
@@ -225,6 +238,7 @@ pub struct StopList {
 }
 
 impl StopList {
+    /// The stop words (empty for a language the crate has no list for).
     pub fn words(&self) -> &'static FxHashSet<&'static str> {
         self.words
     }

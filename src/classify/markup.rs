@@ -33,9 +33,13 @@ const MAX_WEIGHT: f64 = 5.0;
 /// (0 when none is known) and how many are known.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct MarkupScore {
+    /// Sum of the known words' weights (positive = content).
     pub sum: f32,
+    /// The lowest known weight (0 when none is known).
     pub min: f32,
+    /// The highest known weight (0 when none is known).
     pub max: f32,
+    /// How many of the words the model knows.
     pub known: u16,
 }
 
@@ -48,6 +52,7 @@ pub struct MarkupModel {
 }
 
 impl MarkupModel {
+    /// Read a model in the text format (`cowrex-markup 1`).
     pub fn parse(text: &str) -> Result<MarkupModel, ModelError> {
         let mut lines = text.lines();
         let header = lines.next().unwrap_or("");
@@ -82,6 +87,7 @@ impl MarkupModel {
         MarkupModel { weights, words }
     }
 
+    /// The model in its text format.
     pub fn to_text(&self) -> String {
         let mut out = format!("cowrex-markup 1 {}\n", self.words.len());
         for (w, v) in &self.words {
@@ -95,6 +101,7 @@ impl MarkupModel {
         self.words.len()
     }
 
+    /// Whether the model knows no words.
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }

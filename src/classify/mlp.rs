@@ -21,9 +21,13 @@ pub use super::ModelError;
 /// A trained network.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mlp {
+    /// Number of input features.
     pub inputs: usize,
+    /// Number of hidden units.
     pub hidden: usize,
+    /// Steepness of the hidden units' symmetric sigmoid.
     pub hidden_steepness: f32,
+    /// Steepness of the linear-piecewise symmetric output.
     pub output_steepness: f32,
     /// `hidden × (inputs + 1)`: weights of each hidden unit, bias last.
     pub w_hidden: Vec<f32>,
@@ -292,20 +296,26 @@ fn linear_piece_symmetric(x: f32, steepness: f32) -> f32 {
 /// Training examples: rows of `inputs` features and one target each.
 #[derive(Debug, Clone, Default)]
 pub struct Dataset {
+    /// Number of features per row.
     pub inputs: usize,
+    /// Row-major, `inputs` values per row.
     pub x: Vec<f32>,
+    /// Each row's target (above 0.5 = boilerplate).
     pub y: Vec<f32>,
 }
 
 impl Dataset {
+    /// Number of examples.
     pub fn len(&self) -> usize {
         self.y.len()
     }
 
+    /// Whether there are no examples.
     pub fn is_empty(&self) -> bool {
         self.y.is_empty()
     }
 
+    /// The features of example `i`.
     pub fn row(&self, i: usize) -> &[f32] {
         &self.x[i * self.inputs..(i + 1) * self.inputs]
     }
@@ -379,9 +389,13 @@ impl Dataset {
 /// Training settings.
 #[derive(Debug, Clone, Copy)]
 pub struct TrainConfig {
+    /// Number of hidden units.
     pub hidden: usize,
+    /// Passes over the whole data set (one batch update each).
     pub epochs: usize,
+    /// Seed of the initial weights.
     pub seed: u64,
+    /// The error whose gradient training follows.
     pub error: ErrorFunction,
 }
 
@@ -515,13 +529,18 @@ pub fn train(data: &Dataset, cfg: TrainConfig) -> Mlp {
 /// Binary classification figures with boilerplate (target > 0.5) as the positive class.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Confusion {
+    /// True positives: boilerplate predicted as boilerplate.
     pub tp: usize,
+    /// False positives: content predicted as boilerplate.
     pub fp: usize,
+    /// True negatives: content predicted as content.
     pub tn: usize,
+    /// False negatives: boilerplate predicted as content.
     pub fn_: usize,
 }
 
 impl Confusion {
+    /// Count one example (true = boilerplate).
     pub fn add(&mut self, predicted: bool, actual: bool) {
         match (predicted, actual) {
             (true, true) => self.tp += 1,
@@ -531,18 +550,22 @@ impl Confusion {
         }
     }
 
+    /// Share of the examples predicted right (0 with none).
     pub fn accuracy(&self) -> f64 {
         (self.tp + self.tn) as f64 / (self.tp + self.tn + self.fp + self.fn_).max(1) as f64
     }
 
+    /// Share of the predicted boilerplate that is boilerplate (0 with none predicted).
     pub fn precision(&self) -> f64 {
         self.tp as f64 / (self.tp + self.fp).max(1) as f64
     }
 
+    /// Share of the boilerplate predicted as boilerplate (0 with none).
     pub fn recall(&self) -> f64 {
         self.tp as f64 / (self.tp + self.fn_).max(1) as f64
     }
 
+    /// Harmonic mean of precision and recall (0 when both are 0).
     pub fn f1(&self) -> f64 {
         let (p, r) = (self.precision(), self.recall());
         if p + r == 0.0 {

@@ -29,15 +29,21 @@ use quality::Profiles;
 /// The languages with a built-in MLP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ModelLang {
+    /// English.
     En,
+    /// German.
     De,
+    /// French.
     Fr,
+    /// Swedish.
     Sv,
 }
 
 impl ModelLang {
+    /// Every language with a built-in MLP.
     pub const ALL: [ModelLang; 4] = [ModelLang::En, ModelLang::De, ModelLang::Fr, ModelLang::Sv];
 
+    /// The ISO 639-1 code (`en`, `de`, `fr`, `sv`).
     pub fn code(self) -> &'static str {
         match self {
             ModelLang::En => "en",
@@ -47,6 +53,7 @@ impl ModelLang {
         }
     }
 
+    /// The language with ISO 639-1 code `s`, if it has a built-in MLP.
     pub fn from_code(s: &str) -> Option<ModelLang> {
         Self::ALL.into_iter().find(|l| l.code() == s)
     }
@@ -76,6 +83,7 @@ impl ModelLang {
 pub enum LangChoice {
     /// Identify the document's language and use its model (English when there is none).
     Auto,
+    /// Use this language's model for every document.
     Fixed(ModelLang),
 }
 
@@ -104,10 +112,13 @@ pub fn model_text(bytes: &[u8]) -> Result<String, ModelError> {
 /// Which n-gram model scores blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NgramChoice {
+    /// No n-gram scoring.
     Off,
     /// The standard (lexical) model for English documents, the non-lexical one for the rest.
     Auto,
+    /// The standard (lexical) model for every document.
     Standard,
+    /// The non-lexical model for every document.
     NonLexical,
 }
 
@@ -218,7 +229,9 @@ pub struct Models {
     mlps: Vec<(ModelLang, Mlp)>,
     /// The MLPs come from a model file, not from the built-in ones.
     custom_mlp: bool,
+    /// Which MLP scores a document.
     pub lang: LangChoice,
+    /// Which n-gram model scores blocks.
     pub ngram: NgramChoice,
     standard: Option<LazyNgram>,
     non_lexical: Option<LazyNgram>,

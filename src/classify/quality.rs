@@ -19,9 +19,13 @@ use crate::shingle;
 /// One profile word.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProfileWord {
+    /// The word, upper-cased as the tokens are.
     pub word: String,
+    /// Mean of its log10 relative frequency in good documents.
     pub mean: f64,
+    /// Standard deviation of that log10 relative frequency.
     pub stdev: f64,
+    /// The most it adds to a document's badness.
     pub limit: f64,
 }
 
@@ -32,13 +36,16 @@ pub struct Profile {
     pub lang: String,
     /// Documents the profile was computed from.
     pub docs: usize,
+    /// The words the badness checks (trained ones most frequent first).
     pub words: Vec<ProfileWord>,
 }
 
 /// Token counts of a document's text.
 #[derive(Debug, Clone, Default)]
 pub struct TokenCounts {
+    /// Occurrences of each token.
     pub counts: FxHashMap<String, u32>,
+    /// Number of tokens.
     pub total: u64,
 }
 
@@ -225,6 +232,7 @@ impl Profiles {
         )
     }
 
+    /// The profiles of a list.
     pub fn new(list: Vec<Profile>) -> Profiles {
         let words = list
             .iter()
@@ -233,6 +241,7 @@ impl Profiles {
         Profiles { list, words }
     }
 
+    /// Whether there are no profiles (no badness then).
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }

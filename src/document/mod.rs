@@ -23,14 +23,23 @@ pub use metadata::Metadata;
 /// Provenance and metadata of a document.
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
+    /// The page's URL (a record's `WARC-Target-URI`).
     pub url: String,
+    /// The server's IP address (`WARC-IP-Address`).
     pub ip: Option<String>,
+    /// `WARC-Record-ID`.
     pub record_id: Option<String>,
+    /// `WARC-Date`, as written.
     pub warc_date: Option<String>,
+    /// The HTTP `Date` header.
     pub http_date: Option<String>,
+    /// The HTTP `Last-Modified` header.
     pub last_modified: Option<String>,
+    /// The input file's name as written in the outputs (`-` for standard input).
     pub arcfile: String,
+    /// Where the record starts in the file, in bytes (the gzip member for `.warc.gz`).
     pub arcoffset: u64,
+    /// The record's length in the file, in bytes.
     pub arclength: u64,
     /// Why the record's block is incomplete, if it is ([`crate::warc::Record::truncated`]).
     pub truncated: Option<String>,
@@ -39,24 +48,30 @@ pub struct Meta {
 /// Document-level boilerplate figures (texrex's `DecideMlp`/`DecideThreshs`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct DocFigures {
-    /// Non-boilerplate characters and blocks.
+    /// Characters of the content (non-boilerplate) blocks.
     pub nbc: usize,
+    /// Number of content blocks.
     pub nbd: usize,
-    /// Their proportions, −1 without blocks.
+    /// Share of the characters in content blocks, −1 without blocks.
     pub nbcprop: f64,
+    /// Share of the blocks that are content, −1 without blocks.
     pub nbdprop: f64,
-    /// Character-weighted and block-averaged boilerplate score.
+    /// Character-weighted mean `bpv` of the blocks (0 without characters).
     pub avgbpc: f64,
+    /// Mean `bpv` of the blocks (0 without blocks).
     pub avgbpd: f64,
 }
 
 /// An analysed document.
 #[derive(Debug, Clone, Default)]
 pub struct Document {
+    /// Provenance and HTTP metadata of its record.
     pub meta: Meta,
     /// 36 characters: MD5(url) in hex and 4 hex digits from the record's identity.
     pub id: String,
+    /// The charset the page was decoded from, upper-cased (`sourcecharset`).
     pub source_charset: String,
+    /// The page's doctype.
     pub doctype: Doctype,
     /// Headline, author, dates, site name, canonical URL, description, declared language.
     pub metadata: Metadata,
@@ -64,12 +79,15 @@ pub struct Document {
     pub keywords: Option<String>,
     /// `<base href>`, what the page's links are relative to (else its URL).
     pub base: Option<String>,
+    /// The URL's host, lower-cased ([`host_and_tld`]).
     pub host: String,
+    /// The host's last label (empty for an IP address).
     pub tld: String,
     /// The identified language, when identification ran and was reliable.
     pub language: Option<whatlang::Lang>,
     /// The built-in MLP that scored the blocks (`None`: a model file given with `--model`).
     pub model: Option<ModelLang>,
+    /// The valid blocks, scored, in document order.
     pub blocks: Vec<Block>,
     /// The elements whose text spans several of `blocks`: their first and last block
     /// (positions in `blocks`), without repeats, sorted by start and outer first.
@@ -83,10 +101,13 @@ pub struct Document {
     pub scorer: Scorer,
     /// Blocks whose `bpv` is at most this are the document's content.
     pub threshold: f32,
+    /// Document-level boilerplate figures at `threshold`.
     pub figures: DocFigures,
+    /// Why segmentation stopped early, if it did (the blocks after that are missing).
     pub capped: Option<Cap>,
     /// Some bytes could not be decoded in the chosen charset.
     pub malformed: bool,
+    /// Where the charset came from (always set by [`analyze`]).
     pub evidence: Option<decode::Evidence>,
     /// texrex's badness (text quality; 0 is best), `None` without profiles.
     pub badness: Option<f64>,
@@ -167,13 +188,16 @@ pub fn split_page(bytes: &[u8]) -> (usize, Option<String>) {
 /// How a link's host relates to the document's (texrex's names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinkRelation {
+    /// The same host.
     SameFullHost,
     /// Same last two host labels (`a.example.org` and `b.example.org`).
     SameNonVirtualHost,
+    /// Any other host.
     DifferentHosts,
 }
 
 impl LinkRelation {
+    /// texrex's name (`trlSameFullHost`, `trlSameNonVirtualHost`, `trlDifferentHosts`).
     pub fn as_str(self) -> &'static str {
         match self {
             LinkRelation::SameFullHost => "trlSameFullHost",
@@ -186,7 +210,9 @@ impl LinkRelation {
 /// A link from an `<a href>` in the text, resolved to an absolute http(s) URL.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Link {
+    /// The absolute URL.
     pub url: String,
+    /// How its host relates to the document's.
     pub relation: LinkRelation,
     /// `bpv` of the block the link is in (−1 when that block has no text).
     pub bpv: f32,
@@ -233,9 +259,13 @@ impl Skip {
 /// texrex's document filter (`DecideThreshs`); off unless configured.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct DocFilter {
+    /// Fewest content blocks ([`DocFigures::nbd`]).
     pub min_divs: usize,
+    /// Fewest characters in content blocks ([`DocFigures::nbc`]).
     pub min_chars: usize,
+    /// Lowest share of characters in content blocks ([`DocFigures::nbcprop`]).
     pub min_char_prop: f64,
+    /// Lowest share of blocks that are content ([`DocFigures::nbdprop`]).
     pub min_div_prop: f64,
 }
 
@@ -257,16 +287,22 @@ pub struct Config {
     /// A block with `bpv` above this is boilerplate; `None`: each document's
     /// [`decision_threshold`].
     pub threshold: Option<f32>,
+    /// Caps that bound segmentation's work per document.
     pub limits: Limits,
+    /// How the segmenter recognises tags.
     pub syntax: Syntax,
+    /// texrex's document filter; `None`: off.
     pub filter: Option<DocFilter>,
     /// Documents with a badness above this are skipped (`skipped.bad_quality`).
     pub max_badness: Option<f64>,
     /// Blocks of at least this many bytes (and `bpv` ≤ the threshold) are the content that
     /// shingles and badness are computed from (texrex's `MinLength`, 100).
     pub min_length: usize,
+    /// Compute each document's min-hash fingerprint ([`Document::shingles`]).
     pub shingles: bool,
+    /// Extract links ([`Document::links`]).
     pub links: bool,
+    /// What happens to blocks whose text repeats an earlier block's.
     pub dup_blocks: DupBlocks,
     /// JSONL documents have a `markdown` field: `Some(links)`, with links or without.
     pub markdown: Option<bool>,
@@ -284,8 +320,11 @@ pub struct Config {
 /// `hashtagblank`), by texrex's patterns.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Mask {
+    /// E-mail addresses become `emailblank`.
     pub email: bool,
+    /// URIs become `uriblank`.
     pub uri: bool,
+    /// Hashtags become `hashtagblank`.
     pub hashtag: bool,
 }
 
@@ -319,10 +358,15 @@ impl Default for Config {
 /// Time spent per stage, in nanoseconds.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StageTimes {
+    /// Choosing the charset and decoding.
     pub decode: u64,
+    /// Segmentation into blocks.
     pub segment: u64,
+    /// The blocks' second pass and features, regions and the page's head.
     pub features: u64,
+    /// Language identification.
     pub language: u64,
+    /// The detectors, the threshold and the document figures.
     pub score: u64,
     /// In-document duplicates, tokens, badness, shingles, links.
     pub document: u64,
@@ -336,7 +380,9 @@ pub struct Page<'a> {
     pub raw: &'a [u8],
     /// The HTML payload within `raw`.
     pub payload: &'a [u8],
+    /// The `charset` of the HTTP `Content-Type`, if any.
     pub http_charset: Option<&'a str>,
+    /// Provenance and metadata of the record.
     pub meta: Meta,
 }
 

@@ -33,9 +33,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// One page with its gold text.
 #[derive(Debug, Clone)]
 pub struct GoldPage {
+    /// The set's `page_id`.
     pub id: String,
+    /// The page's URL (empty when the set gives none).
     pub url: String,
+    /// The gold text (`plaintext`), cut before a comment section ([`main_content`]).
     pub gold: String,
+    /// The page's HTML file (`html/<set>/<page_id>.html[.gz]`).
     pub path: PathBuf,
     /// The kind of page (WCXB's `page_type`: article, forum, product, …), when the set says.
     pub kind: Option<String>,
@@ -187,12 +191,16 @@ pub fn bag_of_words(text: &str) -> HashMap<String, u32> {
 /// Token counts of one page: extracted, gold and common (multiset intersection).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Overlap {
+    /// Tokens of the extracted text.
     pub extracted: u64,
+    /// Tokens of the gold text.
     pub gold: u64,
+    /// Tokens in both (multiset intersection).
     pub common: u64,
 }
 
 impl Overlap {
+    /// The counts of an extracted text against a gold text.
     pub fn of(extracted: &str, gold: &str) -> Overlap {
         let (e, g) = (bag_of_words(extracted), bag_of_words(gold));
         Overlap {
@@ -219,14 +227,17 @@ impl Overlap {
         self.extracted == 0 && self.gold == 0
     }
 
+    /// common / extracted (1 when both texts are empty, 0 when only the extracted one is).
     pub fn precision(&self) -> f64 {
         Self::ratio(self.common, self.extracted, self.both_empty())
     }
 
+    /// common / gold (1 when both texts are empty, 0 when only the gold one is).
     pub fn recall(&self) -> f64 {
         Self::ratio(self.common, self.gold, self.both_empty())
     }
 
+    /// 2·common / (extracted + gold) (1 when both texts are empty).
     pub fn f1(&self) -> f64 {
         Self::ratio(
             2 * self.common,
@@ -235,6 +246,7 @@ impl Overlap {
         )
     }
 
+    /// Add another page's counts (pooling).
     pub fn add(&mut self, o: &Overlap) {
         self.extracted += o.extracted;
         self.gold += o.gold;
@@ -248,13 +260,18 @@ impl Overlap {
 /// one space.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Snippets {
+    /// `with` snippets found in the text.
     pub with_found: usize,
+    /// `with` snippets checked.
     pub with: usize,
+    /// `without` snippets absent from the text.
     pub without_absent: usize,
+    /// `without` snippets checked.
     pub without: usize,
 }
 
 impl Snippets {
+    /// The checks of an extracted text against a page's snippets.
     pub fn of(text: &str, page: &GoldPage) -> Snippets {
         let norm = |s: &str| {
             s.split_whitespace()
@@ -272,6 +289,7 @@ impl Snippets {
         }
     }
 
+    /// Add another page's counts.
     pub fn add(&mut self, o: &Snippets) {
         self.with_found += o.with_found;
         self.with += o.with;
@@ -293,14 +311,20 @@ impl Snippets {
 /// Figures of one set: means over pages and pooled (micro) counts.
 #[derive(Debug, Clone, Default)]
 pub struct SetFigures {
+    /// Number of pages.
     pub pages: usize,
+    /// Mean precision over the pages.
     pub precision: f64,
+    /// Mean recall over the pages.
     pub recall: f64,
+    /// Mean F1 over the pages.
     pub f1: f64,
+    /// The pages' counts summed, for the micro-averaged figures.
     pub pooled: Overlap,
 }
 
 impl SetFigures {
+    /// The figures of a set's pages (all 0 without pages).
     pub fn of(pages: &[Overlap]) -> SetFigures {
         let n = pages.len().max(1) as f64;
         let mut s = SetFigures {
@@ -380,6 +404,7 @@ pub struct BlockFigures {
     pub blocks: usize,
     /// Blocks too little of which aligns with the annotated page to carry a label.
     pub unlabelled: usize,
+    /// The labelled blocks' decisions against their labels (boilerplate = positive).
     pub confusion: Confusion,
 }
 
@@ -739,7 +764,9 @@ fn regions_of(doc: &Option<Document>) -> &[(u32, u32)] {
 /// each fold is scored by models trained on the other folds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Folds {
+    /// Each page's fold.
     pub of: Vec<usize>,
+    /// Number of folds.
     pub count: usize,
 }
 

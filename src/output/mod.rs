@@ -19,8 +19,11 @@ use crate::html::Kind;
 /// One scorer's result for a block, as the writers print it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Score {
+    /// A number, printed as texrex prints numbers.
     Num(f64),
+    /// A whole number.
     Int(u32),
+    /// A name (a class, a verdict, a kind).
     Text(&'static str),
 }
 
@@ -43,6 +46,7 @@ impl Score {
         }
     }
 
+    /// The value as JSON: a number or a string.
     pub fn json(&self) -> serde_json::Value {
         match *self {
             Score::Num(x) => serde_json::json!(x),

@@ -43,6 +43,7 @@ pub enum Folding {
 }
 
 impl Folding {
+    /// Its name in the model's text format (`standard`, `nonlexical`).
     pub fn as_str(self) -> &'static str {
         match self {
             Folding::Standard => "standard",
@@ -95,8 +96,11 @@ impl Folding {
 /// Training parameters and the defaults from the papers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
+    /// n, the longest n-gram (1 to [`MAX_ORDER`]).
     pub order: usize,
+    /// The interpolation weight: each shorter order's weight is `q` times the next longer one's.
     pub q: f64,
+    /// How characters are folded before counting.
     pub folding: Folding,
 }
 
@@ -134,6 +138,7 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// No counts yet, for k-grams up to `order` (1 to [`MAX_ORDER`]; panics otherwise).
     pub fn new(order: usize, folding: Folding) -> Counts {
         assert!((1..=MAX_ORDER).contains(&order), "order 1..=7");
         Counts {
@@ -186,6 +191,7 @@ impl Counts {
 /// A trained pair of models, ready to score.
 #[derive(Debug)]
 pub struct NgramModel {
+    /// The parameters it was trained with.
     pub params: Params,
     scorer: Scorer,
     /// Models of order ≤ [`DENSE_MAX_ORDER`]: both log-probabilities of every n-gram of folded
