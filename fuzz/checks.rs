@@ -2,8 +2,8 @@
 //! test suite (`tests/fuzz_regressions.rs`), which runs the inputs of `fuzz/regressions/`.
 #![allow(dead_code)]
 
+use cowrex::Extractor;
 use cowrex::document::DupBlocks;
-use cowrex::extractor::Extractor;
 use cowrex::html::{self, Limits, Syntax};
 use cowrex::output::{jsonl, xml};
 use cowrex::pipeline::manifest;

@@ -15,7 +15,7 @@ pub const EXIT_USAGE: i32 = 2;
 /// An output could not be written (sysexits' `EX_IOERR`).
 pub const EXIT_OUTPUT_FAILED: i32 = 74;
 /// Stopped by a signal before the last input; running the same command again goes on
-/// (sysexits' `EX_TEMPFAIL`, see [`crate::signals`]).
+/// (sysexits' `EX_TEMPFAIL`; SIGTERM, SIGUSR1 and SIGINT stop a run cleanly).
 pub const EXIT_INTERRUPTED: i32 = 75;
 
 /// What went wrong, by whose side it is on.

@@ -1,10 +1,18 @@
 //! cowrex turns crawled web pages (WARC files) into texrex-style XML corpora, with every text
 //! block kept and scored for boilerplate.
 //!
-//! The pipeline: [`warc`] reads records → [`decode`] picks the charset → [`html`] segments the
-//! page into blocks → [`features`] computes texrex's block features → [`classify`] scores each
-//! block → [`document`] adds document-level figures → [`output`] writes the corpus;
-//! [`pipeline`] runs it all on threads in input order; [`report`] draws a whole run.
+//! The front door is [`Extractor`]: build one ([`Extractor::builder`]), then analyse pages
+//! ([`Extractor::analyze_html`]) or stream the documents of WARC files
+//! ([`Extractor::read_warc`]). A [`Document`] holds its [`Block`]s, each with every
+//! detector's values and `bpv`, and its metadata; [`output`] writes documents as XML, VRT,
+//! JSON lines and Markdown; [`pipeline::run`] is `cowrex process`, a whole run over many
+//! inputs on threads, in input order.
+//!
+//! Inside: [`warc`] reads records → [`decode`] picks the charset → [`html`] segments the page
+//! into blocks → texrex's block features → [`classify`] scores each block with every detector
+//! ([`classify::detector`]) → [`document`] adds document-level figures → [`output`] writes
+//! the corpus. [`eval`] measures extraction against gold texts; [`shingle`] makes and compares
+//! w-shingles.
 
 #![warn(missing_docs)]
 
@@ -14,16 +22,16 @@ pub mod decode;
 pub mod document;
 pub mod error;
 pub mod eval;
-pub mod extractor;
+mod extractor;
 pub mod fate;
-pub mod features;
+mod features;
 pub mod html;
-pub mod inputs;
+mod inputs;
 pub mod output;
 pub mod pipeline;
-pub mod report;
+mod report;
 pub mod shingle;
-pub mod signals;
+mod signals;
 pub mod warc;
 
 pub use cli::main as run_cli;

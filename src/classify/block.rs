@@ -20,13 +20,14 @@ pub struct Block {
     pub marked: Option<String>,
     /// The targets of its links (`href`s, entities decoded), in the order of their marks.
     pub links: Vec<String>,
-    /// texrex's second-pass text ([`crate::document::output_text`] of [`crate::features::texrex::second_pass`]: entities decoded
-    /// twice, tags, e-mail addresses, URIs and hashtags masked, whitespace collapsed): what the
-    /// scorers read and were trained on.
+    /// texrex's second-pass text ([`crate::document::output_text`] of texrex's second pass:
+    /// entities decoded twice, tags, e-mail addresses, URIs and hashtags masked, whitespace
+    /// collapsed): what the scorers read and were trained on.
     pub cleansed: String,
     /// What it is: heading, paragraph, list item, table cell, … ([`html::Kind`]).
     pub kind: html::Kind,
-    /// texrex's 37 block features ([`crate::features::texrex::FEATURE_NAMES`]), the MLP's inputs.
+    /// texrex's 37 block features in texrex's order (`cowrex features --texrex` prints them),
+    /// the MLP's inputs.
     pub features: Features,
     /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,

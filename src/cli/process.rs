@@ -10,7 +10,7 @@ use super::{CliResult, ModelArgs, batch, doc_config, load_models, threads_or_cor
 use crate::document::{Config, DupBlocks};
 use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
 use crate::inputs::{Inputs, ManifestShare};
-use crate::pipeline::{self, ExactDups, Formats, Progress, RunConfig};
+use crate::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
 use crate::warc::Retry;
 
 #[derive(Args)]
@@ -189,20 +189,35 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
     for (_, e) in &failed {
         eprintln!("cowrex: {e}");
     }
-    let threads = threads_or_cores(a.threads);
-    let progress = match (a.no_progress, a.progress) {
-        (true, _) | (_, ProgressArg::Off) => Progress::Off,
-        (_, ProgressArg::Bar) => Progress::Bar,
-        (_, ProgressArg::Jsonl) => Progress::Jsonl {
-            interval: std::time::Duration::from_secs_f64(a.progress_interval.clamp(0.0, 1e6)),
-        },
-        (_, ProgressArg::Auto) if io::IsTerminal::is_terminal(&io::stderr()) => Progress::Bar,
-        (_, ProgressArg::Auto) => Progress::Off,
+    let mut cfg = run_config(&a, inputs)?;
+    let skipped = if a.force {
+        0
+    } else {
+        pipeline::drop_done(&mut cfg, models.checksum())
     };
-    let cfg = RunConfig {
+    if skipped > 0 {
+        eprintln!(
+            "cowrex: {skipped} inputs were done before with this configuration, skipped (--force redoes them)"
+        );
+    }
+    let result = pipeline::run(&cfg, Arc::new(models));
+    if let Some(tmp) = spooled {
+        let _ = std::fs::remove_file(tmp);
+    }
+    let summary = result.map_err(|e| Error::output(a.out.display(), e))?;
+    for (input, e) in &summary.files_failed {
+        eprintln!("cowrex: {input}: {e}");
+    }
+    failed.extend(summary.files_failed.iter().cloned());
+    Ok(report(&summary, skipped, failed.len()))
+}
+
+/// The run's settings from `process`'s arguments, for `inputs`.
+fn run_config(a: &ProcessArgs, inputs: Vec<Input>) -> Result<RunConfig, Error> {
+    Ok(RunConfig {
         inputs,
         out_dir: a.out.clone(),
-        threads,
+        threads: threads_or_cores(a.threads),
         doc: Config {
             max_badness: a.max_badness,
             min_length: a.min_length,
@@ -219,7 +234,7 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
             ..doc_config(&a.model, a.filter)
         },
         max_payload: a.max_payload,
-        progress,
+        progress: progress(a),
         compression: a.compression,
         formats: Formats {
             xml: a.format.contains(&CorpusFormat::Xml),
@@ -237,36 +252,31 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
             timeout: seconds(a.http_timeout, "--http-timeout")?,
             ..Retry::default()
         },
-    };
-    let mut cfg = cfg;
-    let mut skipped = 0;
-    if !a.force {
-        let hash = pipeline::config_hash(&cfg, models.checksum());
-        let before = cfg.inputs.len();
-        cfg.inputs
-            .retain(|i| !pipeline::is_done(&cfg.out_dir, i, &hash));
-        skipped = before - cfg.inputs.len();
-        if skipped > 0 {
-            eprintln!(
-                "cowrex: {skipped} inputs were done before with this configuration, skipped (--force redoes them)"
-            );
-        }
+    })
+}
+
+/// How the run reports progress: `--progress`, a bar on a terminal for `auto`.
+fn progress(a: &ProcessArgs) -> Progress {
+    match (a.no_progress, a.progress) {
+        (true, _) | (_, ProgressArg::Off) => Progress::Off,
+        (_, ProgressArg::Bar) => Progress::Bar,
+        (_, ProgressArg::Jsonl) => Progress::Jsonl {
+            interval: std::time::Duration::from_secs_f64(a.progress_interval.clamp(0.0, 1e6)),
+        },
+        (_, ProgressArg::Auto) if io::IsTerminal::is_terminal(&io::stderr()) => Progress::Bar,
+        (_, ProgressArg::Auto) => Progress::Off,
     }
-    let result = pipeline::run(&cfg, Arc::new(models));
-    if let Some(tmp) = spooled {
-        let _ = std::fs::remove_file(tmp);
-    }
-    let summary = result.map_err(|e| Error::output(a.out.display(), e))?;
-    for (input, e) in &summary.files_failed {
-        eprintln!("cowrex: {input}: {e}");
-    }
-    failed.extend(summary.files_failed.iter().cloned());
+}
+
+/// Print the run's summary line; returns the exit code: interrupted, some input failed, or
+/// all done.
+fn report(summary: &pipeline::Summary, skipped: usize, failed: usize) -> i32 {
     let secs = summary.elapsed.as_secs_f64().max(1e-9);
     eprintln!(
         "cowrex: {} files done, {} skipped, {} failed; {} records, {} documents, {:.1} MB in {:.1} s ({:.0} docs/s)",
         summary.files_done,
         skipped,
-        failed.len(),
+        failed,
         summary.records,
         summary.documents,
         summary.bytes as f64 / 1e6,
@@ -278,13 +288,12 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
             "cowrex: stopped by a signal; the input in progress was dropped, run the same command again to go on (exit code {})",
             EXIT_INTERRUPTED
         );
-        return Ok(EXIT_INTERRUPTED);
-    }
-    Ok(if failed.is_empty() {
+        EXIT_INTERRUPTED
+    } else if failed == 0 {
         EXIT_OK
     } else {
         EXIT_INPUT_FAILED
-    })
+    }
 }
 
 /// A duration option in seconds.

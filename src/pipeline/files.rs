@@ -220,6 +220,15 @@ pub fn is_done(out_dir: &Path, input: &Input, hash: &str) -> bool {
         .is_some_and(|v| v["config_hash"] == hash)
 }
 
+/// Drop the inputs of `cfg` that were done before with this configuration and models
+/// ([`is_done`]); returns how many.
+pub fn drop_done(cfg: &mut super::RunConfig, model_checksum: &str) -> usize {
+    let hash = super::config_hash(cfg, model_checksum);
+    let before = cfg.inputs.len();
+    cfg.inputs.retain(|i| !is_done(&cfg.out_dir, i, &hash));
+    before - cfg.inputs.len()
+}
+
 /// Write `bytes` to `dir/name` through a temporary file and a rename.
 fn publish(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
     let tmp = tmp_name(dir, name);

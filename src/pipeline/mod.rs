@@ -44,7 +44,7 @@ use std::time::{Duration, Instant};
 
 pub use config::{Formats, Input, MAX_PAYLOAD, RunConfig, config_hash};
 pub use dups::ExactDups;
-pub use files::{done_path, is_done, tmp_path};
+pub use files::{done_path, drop_done, is_done, tmp_path};
 pub use progress::Progress;
 
 use crate::classify::Models;
@@ -68,7 +68,7 @@ pub struct Summary {
     pub bytes: u64,
     /// Time of the whole run.
     pub elapsed: Duration,
-    /// The run was stopped by a signal (see [`crate::signals`]) before its last input.
+    /// The run was stopped by a signal (SIGTERM, SIGUSR1, SIGINT) before its last input.
     pub interrupted: bool,
 }
 
