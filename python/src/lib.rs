@@ -639,13 +639,13 @@ impl Document {
     /// The content as Markdown (CommonMark with GFM tables), links kept.
     #[getter]
     fn markdown(&self) -> String {
-        self.doc.markdown(true)
+        cowrex::output::markdown::write(&self.doc, true)
     }
 
     /// The content as Markdown, with or without its links.
     #[pyo3(signature = (links = true))]
     fn to_markdown(&self, links: bool) -> String {
-        self.doc.markdown(links)
+        cowrex::output::markdown::write(&self.doc, links)
     }
 
     /// The inspector's page of the document (`cowrex inspect`): a self-contained HTML file

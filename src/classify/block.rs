@@ -6,6 +6,16 @@ use super::detector::Scores;
 use crate::features::texrex::Features;
 use crate::html;
 
+/// texrex's boilerplate class (`bpc`) of a `bpv`: `a` + round(10·bpv) with round-half-to-even
+/// (texrex's FPC `Round`), `a` for bpv ≤ 0: `a` (0) to `k` (1) in steps of 0.1.
+pub fn bpc(bpv: f32) -> char {
+    if bpv <= 0.0 {
+        return 'a';
+    }
+    let r = (bpv.min(1.0) as f64 * 10.0).round_ties_even() as u8;
+    (b'a' + r) as char
+}
+
 /// One text block that survived segmentation and the second pass.
 #[derive(Debug, Clone)]
 pub struct Block {
@@ -57,4 +67,11 @@ pub struct Block {
     pub chars: usize,
     /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
     pub dup_of: Option<usize>,
+}
+
+impl Block {
+    /// texrex's boilerplate class of its `bpv` ([`bpc`]).
+    pub fn bpc(&self) -> char {
+        bpc(self.bpv)
+    }
 }

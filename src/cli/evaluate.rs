@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::train::GbtArgs;
-use super::{BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, threads_or_cores};
+use super::{
+    BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, load_pages, threads_or_cores,
+};
 use crate::classify;
 use crate::classify::detector::Cut;
 use crate::document;
@@ -408,14 +410,4 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
         macro_f.0, macro_f.1, macro_f.2
     );
     Ok(EXIT_OK)
-}
-
-/// The selected sets of a pages directory and their pages, with a warning on stderr for pages
-/// without HTML.
-pub(super) fn load_pages(dir: &Path, only: &[String]) -> Result<(Vec<String>, SetPages), Error> {
-    let (sets, pages, warnings) = eval::sets::load_sets(dir, only)?;
-    for w in warnings {
-        eprintln!("cowrex: warning: {w}");
-    }
-    Ok((sets, pages))
 }

@@ -11,7 +11,7 @@ use crate::error::{EXIT_OK, Error};
 use crate::extractor::{Extractor, Options};
 use crate::features::texrex::format_general;
 use crate::html::Syntax;
-use crate::output::xml;
+use crate::output::{markdown, xml};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(super) enum Format {
@@ -83,7 +83,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                 writeln!(out, "{text}")?;
             }
         }
-        Format::Markdown => write!(out, "{}", doc.markdown(!a.no_markdown_links))?,
+        Format::Markdown => write!(out, "{}", markdown::write(&doc, !a.no_markdown_links))?,
         Format::Tsv => {
             writeln!(
                 out,
@@ -124,7 +124,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                 "canonical": doc.metadata.canonical,
                 "description": doc.metadata.description,
                 "declared_language": doc.metadata.declared_language,
-                "markdown": doc.markdown(!a.no_markdown_links),
+                "markdown": markdown::write(&doc, !a.no_markdown_links),
                 "sourcecharset": found.then_some(&doc.source_charset),
                 "language": found.then(|| doc.language_code()),
                 "capped": doc.capped.map(crate::html::Cap::name),
@@ -225,7 +225,7 @@ pub(super) fn extract_plain_text(
         }
         Format::Json => {
             let v = serde_json::json!({
-                "language": xml::language_code(lang),
+                "language": crate::document::language_code(lang),
                 "model": model.params.folding.as_str(),
                 "paragraphs": paras.iter().zip(&scores).enumerate().map(|(i, (p, s))| serde_json::json!({
                     "idx": i,

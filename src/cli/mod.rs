@@ -325,3 +325,16 @@ fn threads_or_cores(n: Option<usize>) -> usize {
     n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1)
 }
+
+/// The selected sets of a pages directory and their pages, with a warning on stderr for pages
+/// without HTML.
+fn load_pages(
+    dir: &Path,
+    only: &[String],
+) -> Result<(Vec<String>, crate::eval::sets::SetPages), Error> {
+    let (sets, pages, warnings) = crate::eval::sets::load_sets(dir, only)?;
+    for w in warnings {
+        eprintln!("cowrex: warning: {w}");
+    }
+    Ok((sets, pages))
+}

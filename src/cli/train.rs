@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::corpus::expand;
-use super::evaluate::load_pages;
-use super::{CliResult, threads_or_cores};
+use super::{CliResult, load_pages, threads_or_cores};
 use crate::classify::quality::Profile;
 use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
 use crate::document::Config;

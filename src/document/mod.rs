@@ -147,22 +147,15 @@ impl Document {
         text
     }
 
-    /// The content as Markdown ([`crate::output::markdown`]), with or without its links.
-    pub fn markdown(&self, links: bool) -> String {
-        crate::output::markdown::write(self, links)
-    }
-
     /// The identified language as an ISO 639-3 code, `unknown` without one.
     pub fn language_code(&self) -> &'static str {
-        crate::output::xml::language_code(self.language)
+        language_code(self.language)
     }
 }
 
-impl Block {
-    /// texrex's boilerplate class of `bpv`: `a` (0) to `k` (1) in steps of 0.1.
-    pub fn bpc(&self) -> char {
-        crate::output::xml::bpc(self.bpv)
-    }
+/// A language as an ISO 639-3 code, `unknown` for none (the writers' `language`).
+pub fn language_code(lang: Option<whatlang::Lang>) -> &'static str {
+    lang.map_or("unknown", |l| l.code())
 }
 
 /// Split a page file into its header (ARC line and/or HTTP head, if any) and the HTML.

@@ -17,8 +17,8 @@
 use serde::Serialize;
 
 use crate::classify::quality;
-use crate::document::{Document, DupBlocks};
-use crate::output::xml::{bpc, language_code};
+use crate::document::{Document, DupBlocks, language_code};
+use crate::output::xml::bpc;
 
 #[derive(Serialize)]
 struct Line<'a> {
@@ -136,7 +136,7 @@ pub fn write_doc(
         avgbpc: f.avgbpc,
         avgbpd: f.avgbpd,
         bpt: doc.threshold,
-        markdown: markdown.map(|links| doc.markdown(links)),
+        markdown: markdown.map(|links| super::markdown::write(doc, links)),
         blocks: doc
             .blocks
             .iter()

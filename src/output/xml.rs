@@ -20,8 +20,9 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
+pub use crate::classify::block::bpc;
 use crate::classify::quality;
-use crate::document::{Document, DupBlocks};
+use crate::document::{Document, DupBlocks, language_code};
 use crate::features::texrex::{format_general, write_general};
 use std::io::Write;
 
@@ -82,26 +83,12 @@ pub fn escape_into(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(&b[last..]);
 }
 
-/// `bpc`: `a` + round(10·bpv) with round-half-to-even (texrex's FPC `Round`), `a` for bpv ≤ 0.
-pub fn bpc(bpv: f32) -> char {
-    if bpv <= 0.0 {
-        return 'a';
-    }
-    let r = (bpv.min(1.0) as f64 * 10.0).round_ties_even() as u8;
-    (b'a' + r) as char
-}
-
 fn attr(out: &mut Vec<u8>, name: &str, value: &str) {
     out.push(b' ');
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(b"=\"");
     escape_into(out, value);
     out.push(b'"');
-}
-
-/// The `language` attribute: whatlang's ISO 639-3 code, `unknown` when not identified.
-pub fn language_code(lang: Option<whatlang::Lang>) -> &'static str {
-    lang.map_or("unknown", |l| l.code())
 }
 
 fn opt(v: &Option<String>) -> &str {

@@ -280,7 +280,7 @@ fn doc_out(doc: &Document, rendered: Renders) -> DocOut {
             _ => "detected",
         },
         malformed: doc.malformed,
-        language: xml::language_code(doc.language),
+        language: crate::document::language_code(doc.language),
         model: doc.model.map_or("custom", |m| m.code()),
     }
 }
