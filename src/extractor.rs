@@ -167,7 +167,7 @@ pub struct Builder {
 
 impl Builder {
     /// The decision that sets `bpv`, by its name as `process --scorer` takes it
-    /// ([`crate::classify::detector::decisions`]): `combined` (the default), `mlp`, `ngram`,
+    /// ([`crate::classify::registry::decisions`]): `combined` (the default), `mlp`, `ngram`,
     /// `justext`, `boilerpipe`, …; an unknown name fails [`Builder::build`].
     pub fn scorer(mut self, name: &str) -> Builder {
         self.scorer = Some(name.to_owned());
@@ -241,7 +241,7 @@ impl Builder {
     pub fn build(mut self) -> Result<Extractor, Error> {
         if let Some(name) = &self.scorer {
             self.options.scorer = Scorer::named(name).ok_or_else(|| {
-                let names: Vec<&str> = classify::detector::decisions().map(|d| d.name).collect();
+                let names: Vec<&str> = classify::registry::decisions().map(|d| d.name).collect();
                 Error::Usage(format!(
                     "unknown scorer {name:?}: one of {}",
                     names.join(", ")

@@ -140,7 +140,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
     let scorer = match &k.scorer {
         None => d.scorer,
         Some(s) => {
-            let decisions: Vec<(&str, Scorer)> = cowrex::classify::detector::decisions()
+            let decisions: Vec<(&str, Scorer)> = cowrex::classify::registry::decisions()
                 .filter_map(|d| Some((d.name, Scorer::named(d.name)?)))
                 .collect();
             choice("scorer", s, &decisions)?

@@ -41,7 +41,7 @@ pub struct Block {
     pub features: Features,
     /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,
-    /// Every detector's values ([`super::detector::DETECTORS`]); each detector's file reads its own.
+    /// Every detector's values ([`super::registry::DETECTORS`]); each detector's file reads its own.
     pub scores: Scores,
     /// Its words, link words and text density (boilerpipe's features, which the detectors and
     /// the expected-F1 threshold count with).

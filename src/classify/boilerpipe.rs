@@ -179,11 +179,12 @@ pub struct Detector;
 
 const NAME: &str = "boilerpipe";
 
-static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+/// Its columns in the table.
+const AT: detector::Cols = detector::Cols::new(9, 6);
 
 /// A block's decisions.
 pub fn of(b: &Block) -> Decisions {
-    let content = |k| b.scores.get(*AT, k) == 0.0;
+    let content = |k| b.scores.get(AT, k) == 0.0;
     Decisions {
         num_words: content(0),
         densitometric: content(1),
@@ -212,15 +213,19 @@ impl detector::Detector for Detector {
         COLUMNS
     }
 
-    fn score(&self, blocks: &mut [Block], _: &detector::Page<'_>, at: detector::Cols) {
+    fn at(&self) -> detector::Cols {
+        AT
+    }
+
+    fn score(&self, blocks: &mut [Block], _: &detector::Page<'_>) {
         let stats: Vec<Stats> = blocks.iter().map(|b| b.stats).collect();
         for (b, d) in blocks.iter_mut().zip(classify(&stats)) {
             let verdicts = [d.num_words, d.densitometric, d.cleaneval, d.largest];
             for (k, content) in verdicts.into_iter().enumerate() {
-                b.scores.set(at, k, detector::verdict(content).into());
+                b.scores.set(AT, k, detector::verdict(content).into());
             }
-            b.scores.set(at, 4, b.stats.link_density());
-            b.scores.set(at, 5, b.stats.text_density);
+            b.scores.set(AT, 4, b.stats.link_density());
+            b.scores.set(AT, 5, b.stats.text_density);
         }
     }
 

@@ -15,71 +15,12 @@ use super::ModelError;
 use super::detector::{self, Column, Cut, Decision, Shown};
 use super::gbt::Gbt;
 use super::justext::Class;
+pub use super::page_text::{PageText, page_kind};
 use super::{Block, boilerpipe, justext, markup, mlp, ngram};
 use crate::html::cue;
 
 /// Number of features per block.
 pub const N_FEATURES: usize = 144 + CUE_FEATURES;
-
-/// What a page says of itself outside its blocks, which the features compare its blocks with.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PageText {
-    /// The page's title: `og:title`, else `<title>`.
-    pub title: String,
-    /// The body of the page's structured data: JSON-LD `articleBody`, `text` and `reviewBody`.
-    pub body: String,
-    /// Its descriptions: `<meta name=description>` and JSON-LD `description`s.
-    pub description: String,
-    /// What kind of page it says it is ([`page_kind`] bits, from its JSON-LD `@type`s and
-    /// `og:type`).
-    pub kinds: u8,
-}
-
-/// Kinds of page, from the schema.org types and `og:type` a page declares.
-pub mod page_kind {
-    /// Article, NewsArticle, BlogPosting, Report, …; `og:type` article.
-    pub const ARTICLE: u8 = 1 << 0;
-    /// Product, Offer, ProductGroup; `og:type` product.
-    pub const PRODUCT: u8 = 1 << 1;
-    /// ItemList, CollectionPage, SearchResultsPage, OfferCatalog.
-    pub const LIST: u8 = 1 << 2;
-    /// QAPage, Question, Answer, DiscussionForumPosting, SocialMediaPosting, Comment.
-    pub const DISCUSSION: u8 = 1 << 3;
-    /// Recipe, HowTo, FAQPage.
-    pub const GUIDE: u8 = 1 << 4;
-    /// Number of kinds.
-    pub const COUNT: usize = 5;
-
-    /// The kind a schema.org type name (with or without its `https://schema.org/`) or an
-    /// `og:type` value (`product.item` counts as `product`) stands for (0 for any other).
-    pub fn of(name: &str) -> u8 {
-        let name = name.rsplit(['/', ':']).next().unwrap_or(name);
-        let name = name.split('.').next().unwrap_or(name).trim();
-        match name.to_ascii_lowercase().as_str() {
-            "article"
-            | "newsarticle"
-            | "blogposting"
-            | "report"
-            | "scholarlyarticle"
-            | "techarticle"
-            | "liveblogposting"
-            | "analysisnewsarticle"
-            | "opinionnewsarticle"
-            | "reportagenewsarticle"
-            | "reviewnewsarticle" => ARTICLE,
-            "product" | "offer" | "aggregateoffer" | "productgroup" | "item" => PRODUCT,
-            "itemlist" | "collectionpage" | "searchresultspage" | "offercatalog" => LIST,
-            "qapage"
-            | "question"
-            | "answer"
-            | "discussionforumposting"
-            | "socialmediaposting"
-            | "comment" => DISCUSSION,
-            "recipe" | "howto" | "faqpage" => GUIDE,
-            _ => 0,
-        }
-    }
-}
 
 /// Hashes of the lower-cased words (runs of alphanumeric characters) of a text.
 fn word_hashes(text: &str, mut each: impl FnMut(u64)) {
@@ -1032,16 +973,17 @@ pub struct Detector;
 
 const NAME: &str = "combined";
 
-static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+/// Its columns in the table.
+const AT: detector::Cols = detector::Cols::new(15, 1);
 
 /// A block's probability of being boilerplate under the combined model.
 pub fn of(b: &Block) -> f32 {
-    b.scores.get(*AT, 0) as f32
+    b.scores.get(AT, 0) as f32
 }
 
 /// Set a block's probability (`eval` scores with cross-validated models).
 pub fn set(b: &mut Block, p: f32) {
-    b.scores.set(*AT, 0, p.into());
+    b.scores.set(AT, 0, p.into());
 }
 
 impl detector::Detector for Detector {
@@ -1056,13 +998,17 @@ impl detector::Detector for Detector {
         }]
     }
 
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+    fn at(&self) -> detector::Cols {
+        AT
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let p = page
             .models
             .combined()
             .predict(blocks, page.regions, page.text);
         for (b, p) in blocks.iter_mut().zip(p) {
-            b.scores.set(at, 0, p.into());
+            b.scores.set(AT, 0, p.into());
         }
     }
 

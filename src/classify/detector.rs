@@ -1,27 +1,17 @@
-//! Detectors and their registry. A detector scores a page's blocks and writes its values into
-//! each block's score table ([`Scores`]); [`DETECTORS`] lists them in the order they run, each
-//! reading the columns of those before it. A detector's [`Decision`]s turn its values into a
-//! block's `bpv` (0 content, 1 boilerplate): `process --scorer` and `eval --scorer` choose one,
-//! the writers print the columns, and the combined model reads them.
+//! What a detector is. A detector scores a page's blocks and writes its values into its
+//! columns of each block's score table ([`Scores`]); its [`Decision`]s turn its values into a
+//! block's `bpv` (0 content, 1 boilerplate). The registry ([`super::registry`]) runs the
+//! detectors in order, each reading the columns of those before it; `process --scorer` and
+//! `eval --scorer` choose a decision, the writers print the columns, and the combined model
+//! reads them.
 //!
-//! One detector is one file: its algorithm, a unit type implementing [`Detector`], and
-//! functions that read its values from a block's table for the detectors and writers after it.
-//! Adding one touches its file and one line of [`DETECTORS`] (`docs/architecture.md`).
+//! One detector is one file: its algorithm, a unit type implementing [`Detector`], its place
+//! in the table, and functions that read its values from a block for the detectors and
+//! writers after it. Adding one touches its file and one line of the registry
+//! (`docs/architecture.md`).
 
-use std::sync::LazyLock;
-
-use super::combined::PageText;
-use super::{Block, Models, boilerpipe, combined, justext, markup, mlp, ngram};
-
-/// Every detector, in the order they run.
-pub static DETECTORS: [&dyn Detector; 6] = [
-    &mlp::Detector,
-    &ngram::Detector,
-    &markup::Detector,
-    &justext::Detector,
-    &boilerpipe::Detector,
-    &combined::Detector,
-];
+use super::page_text::PageText;
+use super::{Block, Models};
 
 /// A boilerplate detector.
 pub trait Detector: Sync {
@@ -29,9 +19,12 @@ pub trait Detector: Sync {
     fn name(&self) -> &'static str;
     /// The per-block values it writes, in order.
     fn columns(&self) -> &'static [Column];
-    /// Score a page's blocks: write its columns (at `at` in the table) of every block. The
-    /// columns of the detectors before it in [`DETECTORS`] are written.
-    fn score(&self, blocks: &mut [Block], page: &Page<'_>, at: Cols);
+    /// Where its columns are in the table: right after those of the detector before it in
+    /// the registry (a test checks).
+    fn at(&self) -> Cols;
+    /// Score a page's blocks: write its columns of every block. The columns of the detectors
+    /// before it in the registry are written.
+    fn score(&self, blocks: &mut [Block], page: &Page<'_>);
     /// The ways it can decide what is boilerplate (none: it only informs others).
     fn decisions(&self) -> &'static [Decision] {
         &[]
@@ -104,11 +97,11 @@ pub enum Cut {
     ExpectedF1,
 }
 
-/// Room for columns in a block's table; a test checks [`DETECTORS`] fit.
+/// Room for columns in a block's table; a test checks the registry's detectors fit.
 pub const MAX_COLUMNS: usize = 20;
 
-/// A block's score table: every detector's values at the places [`cols`] gives; NaN where a
-/// detector wrote none.
+/// A block's score table: every detector's values at the places it says ([`Detector::at`]); NaN
+/// where a detector wrote none.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scores([f64; MAX_COLUMNS]);
 
@@ -139,159 +132,14 @@ pub struct Cols {
     len: usize,
 }
 
-/// The start of each detector's columns, in [`DETECTORS`]' order.
-static LAYOUT: LazyLock<Vec<Cols>> = LazyLock::new(|| {
-    let mut start = 0;
-    let layout: Vec<Cols> = DETECTORS
-        .iter()
-        .map(|d| {
-            let at = Cols {
-                start,
-                len: d.columns().len(),
-            };
-            start += at.len;
-            at
-        })
-        .collect();
-    assert!(
-        start <= MAX_COLUMNS,
-        "the detectors' columns do not fit a block's table"
-    );
-    layout
-});
-
-/// Where the columns of the detector named `name` are. Panics for a name no detector has (a
-/// detector asks for its own or another's columns by a name written in the code).
-pub fn cols(name: &str) -> Cols {
-    let i = DETECTORS
-        .iter()
-        .position(|d| d.name() == name)
-        .unwrap_or_else(|| panic!("no detector is named {name:?}"));
-    LAYOUT[i]
-}
-
-/// Every decision of every detector, in [`DETECTORS`]' order.
-pub fn decisions() -> impl Iterator<Item = &'static Decision> {
-    DETECTORS.iter().flat_map(|d| d.decisions())
-}
-
-/// The decision named `name`.
-pub fn decision(name: &str) -> Option<&'static Decision> {
-    decisions().find(|d| d.name == name)
-}
-
-/// The columns the writers print (not [`Shown::Hidden`]), with where they are, in order.
-pub fn shown_columns() -> impl Iterator<Item = (&'static Column, Cols, usize)> {
-    DETECTORS
-        .iter()
-        .zip(LAYOUT.iter())
-        .flat_map(|(d, &at)| d.columns().iter().enumerate().map(move |(k, c)| (c, at, k)))
-        .filter(|(c, _, _)| c.shown != Shown::Hidden)
-}
-
-/// Which decision sets `bpv`; every detector's values are kept either way.
-#[derive(Clone, Copy)]
-pub struct Scorer(&'static Decision);
-
-impl PartialEq for Scorer {
-    fn eq(&self, other: &Scorer) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-
-impl Eq for Scorer {}
-
-impl Scorer {
-    /// The combined model, which decides by default.
-    pub fn combined() -> Scorer {
-        Scorer::named("combined").expect("the combined model decides")
-    }
-
-    /// The decision named `name`.
-    pub fn named(name: &str) -> Option<Scorer> {
-        decision(name).map(Scorer)
-    }
-
-    /// Its decision.
-    pub fn decision(self) -> &'static Decision {
-        self.0
-    }
-
-    /// Its name.
-    pub fn name(self) -> &'static str {
-        self.0.name
-    }
-}
-
-impl Default for Scorer {
-    fn default() -> Self {
-        Scorer::combined()
-    }
-}
-
-impl std::fmt::Debug for Scorer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0.name)
-    }
-}
-
-/// Run the detectors on a page's blocks, then set every block's `bpv` by `scorer`.
-pub fn run(blocks: &mut [Block], page: &Page<'_>, scorer: Scorer) {
-    for (d, &at) in DETECTORS.iter().zip(LAYOUT.iter()) {
-        if d.always() || d.decisions().iter().any(|x| std::ptr::eq(x, scorer.0)) {
-            d.score(blocks, page, at);
-        }
-    }
-    let bpv = scorer.0.bpv;
-    for b in blocks {
-        b.bpv = bpv(b);
+impl Cols {
+    /// `len` columns from `start`.
+    pub const fn new(start: usize, len: usize) -> Cols {
+        Cols { start, len }
     }
 }
 
 /// 0.0 when `content`, else 1.0: a yes-or-no decision as a `bpv`.
 pub fn verdict(content: bool) -> f32 {
     if content { 0.0 } else { 1.0 }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_unique_and_the_columns_fit() {
-        for names in [
-            DETECTORS.iter().map(|d| d.name()).collect::<Vec<_>>(),
-            decisions().map(|d| d.name).collect(),
-        ] {
-            let mut unique = names.clone();
-            unique.sort();
-            unique.dedup();
-            assert_eq!(unique.len(), names.len(), "{names:?}");
-        }
-        let mut columns: Vec<&str> = DETECTORS
-            .iter()
-            .flat_map(|d| d.columns().iter().map(|c| c.name))
-            .collect();
-        let n = columns.len();
-        columns.sort();
-        columns.dedup();
-        assert_eq!(columns.len(), n, "column names are unique");
-        assert!(
-            LAYOUT
-                .last()
-                .is_some_and(|c| c.start + c.len <= MAX_COLUMNS)
-        );
-        for (i, d) in DETECTORS.iter().enumerate() {
-            assert_eq!(cols(d.name()), LAYOUT[i]);
-        }
-    }
-
-    #[test]
-    fn every_decision_is_found_by_its_name() {
-        for d in decisions() {
-            assert_eq!(Scorer::named(d.name).map(|s| s.name()), Some(d.name));
-        }
-        assert!(Scorer::named("nothing").is_none());
-        assert_eq!(Scorer::default().name(), "combined");
-    }
 }

@@ -439,15 +439,16 @@ const NAME: &str = "justext";
 const CLASSES: [Class; 4] = [Class::Bad, Class::Good, Class::Short, Class::NearGood];
 const CLASS_NAMES: &[&str] = &["bad", "good", "short", "neargood"];
 
-static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+/// Its columns in the table.
+const AT: detector::Cols = detector::Cols::new(6, 3);
 
 /// A block's judgement: its paragraph's.
 pub fn of(b: &Block) -> Judgement {
-    let class = |k| CLASSES[b.scores.get(*AT, k) as usize];
+    let class = |k| CLASSES[b.scores.get(AT, k) as usize];
     Judgement {
         class: class(0),
         context_free: class(1),
-        stopword_density: b.scores.get(*AT, 2),
+        stopword_density: b.scores.get(AT, 2),
     }
 }
 
@@ -478,7 +479,11 @@ impl detector::Detector for Detector {
         ]
     }
 
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+    fn at(&self) -> detector::Cols {
+        AT
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let stop = stop_words_for(page.language);
         let mut paragraphs: Vec<Paragraph> = Vec::new();
         let mut owner = Vec::with_capacity(blocks.len());
@@ -507,9 +512,9 @@ impl detector::Detector for Detector {
         let index = |c: Class| CLASSES.iter().position(|&x| x == c).expect("every class") as f64;
         for (b, p) in blocks.iter_mut().zip(owner) {
             let j = judged[p];
-            b.scores.set(at, 0, index(j.class));
-            b.scores.set(at, 1, index(j.context_free));
-            b.scores.set(at, 2, j.stopword_density);
+            b.scores.set(AT, 0, index(j.class));
+            b.scores.set(AT, 1, index(j.context_free));
+            b.scores.set(AT, 2, j.stopword_density);
         }
     }
 

@@ -214,11 +214,12 @@ pub struct Detector;
 
 const NAME: &str = "markup";
 
-static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+/// Its columns in the table.
+const AT: detector::Cols = detector::Cols::new(2, 4);
 
 /// A block's markup score.
 pub fn of(b: &Block) -> MarkupScore {
-    let v = |k| b.scores.get(*AT, k);
+    let v = |k| b.scores.get(AT, k);
     MarkupScore {
         sum: v(0) as f32,
         min: v(1) as f32,
@@ -229,15 +230,11 @@ pub fn of(b: &Block) -> MarkupScore {
 
 /// Set a block's markup score (`eval` scores with cross-validated models).
 pub fn set(b: &mut Block, s: MarkupScore) {
-    write(b, *AT, s);
-}
-
-fn write(b: &mut Block, at: detector::Cols, s: MarkupScore) {
     for (k, v) in [s.sum, s.min, s.max, f32::from(s.known)]
         .into_iter()
         .enumerate()
     {
-        b.scores.set(at, k, v.into());
+        b.scores.set(AT, k, v.into());
     }
 }
 
@@ -262,11 +259,15 @@ impl detector::Detector for Detector {
         COLUMNS
     }
 
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+    fn at(&self) -> detector::Cols {
+        AT
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let model = page.models.markup();
         for b in blocks {
             let s = model.score(&b.markup);
-            write(b, at, s);
+            set(b, s);
         }
     }
 }

@@ -671,11 +671,12 @@ pub struct Detector;
 
 const NAME: &str = "mlp";
 
-static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+/// Its columns in the table.
+const AT: detector::Cols = detector::Cols::new(0, 1);
 
 /// A block's MLP score.
 pub fn of(b: &Block) -> f32 {
-    b.scores.get(*AT, 0) as f32
+    b.scores.get(AT, 0) as f32
 }
 
 impl detector::Detector for Detector {
@@ -690,14 +691,18 @@ impl detector::Detector for Detector {
         }]
     }
 
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+    fn at(&self) -> detector::Cols {
+        AT
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let (_, mlp) = page.models.mlp(page.language);
         let mut x = [0f32; crate::features::texrex::N_FEATURES];
         for b in blocks {
             for (xi, fi) in x.iter_mut().zip(&b.features) {
                 *xi = *fi as f32;
             }
-            b.scores.set(at, 0, mlp.run(&x) as f64);
+            b.scores.set(AT, 0, mlp.run(&x) as f64);
         }
     }
 

@@ -1,6 +1,8 @@
-//! Block scorers: texrex's MLP per language (0 = content, 1 = boilerplate) and NCleaner's n-gram
-//! models (bits per character, positive = clean), with the language identification that picks
-//! them.
+//! Boilerplate detection: the block every detector scores ([`block`]), what a detector is
+//! ([`detector`]), the detectors, one file each (texrex's MLP, NCleaner's n-gram models, the
+//! markup model, jusText, boilerpipe, the combined model), the registry that runs them
+//! ([`registry`]), the built-in models ([`Models`]) and the language identification that
+//! picks them.
 
 mod binary;
 pub mod block;
@@ -12,19 +14,21 @@ pub mod justext;
 pub mod markup;
 pub mod mlp;
 pub mod ngram;
+pub mod page_text;
 pub mod quality;
+pub mod registry;
 
 use std::borrow::Cow;
 use std::io::Read;
 use std::sync::OnceLock;
 
 pub use block::Block;
-pub use detector::Scorer;
 use gbt::Gbt;
 use md5::{Digest, Md5};
 use mlp::Mlp;
 use ngram::NgramModel;
 use quality::Profiles;
+pub use registry::Scorer;
 
 /// The languages with a built-in MLP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -153,10 +153,10 @@ struct ModelArgs {
     markup_model: Option<PathBuf>,
 }
 
-/// `--scorer`'s values: the detectors' decisions ([`classify::detector::decisions`]), each
+/// `--scorer`'s values: the detectors' decisions ([`classify::registry::decisions`]), each
 /// with what it keeps as its help, and `extra` (`eval`'s `all`).
 fn scorer_values(extra: &[(&'static str, &'static str)]) -> clap::builder::PossibleValuesParser {
-    let decisions = classify::detector::decisions().map(|d| (d.name, d.about));
+    let decisions = classify::registry::decisions().map(|d| (d.name, d.about));
     clap::builder::PossibleValuesParser::new(
         decisions
             .chain(extra.iter().copied())

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::classify::detector::{self, Cut};
+use crate::classify::registry;
 use crate::classify::{self, ModelLang, Models, Scorer, boilerpipe};
 use crate::decode;
 use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
@@ -419,7 +420,7 @@ pub fn analyze(
         regions: &regions,
         text: &head.page_text,
     };
-    detector::run(&mut blocks, &scoring, models.scorer);
+    registry::run(&mut blocks, &scoring, models.scorer);
     let threshold = cfg
         .threshold
         .unwrap_or_else(|| decision_threshold(&blocks, models.scorer));
@@ -1200,7 +1201,7 @@ mod tests {
             farmers there are glad of it every spring.</p><p>It falls in the mountains too, in \
             long grey showers that fill the rivers.</p><footer>© 2026 Example</footer></body></html>";
         let mut seen = Vec::new();
-        for d in detector::decisions() {
+        for d in registry::decisions() {
             let page = Page {
                 raw: html.as_bytes(),
                 payload: html.as_bytes(),

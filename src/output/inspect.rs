@@ -12,8 +12,9 @@
 use sha2::{Digest, Sha256};
 
 use crate::classify::combined;
-use crate::classify::detector::{self, Decision};
+use crate::classify::detector::Decision;
 use crate::classify::markup;
+use crate::classify::registry;
 use crate::document::{Block, Document};
 use crate::eval::{Overlap, labels};
 use crate::output::xml::bpc;
@@ -22,7 +23,7 @@ use crate::output::xml::bpc;
 /// default); the page says when some are left out.
 pub const MAX_BLOCKS: usize = 20_000;
 
-/// Whether a detector's decision ([`detector::decisions`]) keeps a block of `doc`: the
+/// Whether a detector's decision ([`registry::decisions`]) keeps a block of `doc`: the
 /// document's own decision as the document says ([`Document::is_content`]), the others when
 /// their `bpv` is at most 0.5 (a detector that did not run keeps nothing: the combined model
 /// runs only when it decides).
@@ -204,7 +205,7 @@ pub fn page(doc: &Document, gold: Option<&str>, model: Option<&combined::Model>)
     }
     out.push_str("</dl></header>\n<nav><label><input type=\"checkbox\" id=\"hide\"> hide dropped blocks</label> \
                   &nbsp; <label>decision: <select id=\"scorer\">");
-    for d in detector::decisions() {
+    for d in registry::decisions() {
         out.push_str("<option value=\"");
         out.push_str(d.name);
         out.push_str(if std::ptr::eq(d, doc.scorer.decision()) {
@@ -259,7 +260,7 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &
     out.push_str("\" data-idx=\"");
     out.push_str(&b.idx.to_string());
     out.push_str("\" data-keep=\"");
-    let keeping: Vec<&str> = detector::decisions()
+    let keeping: Vec<&str> = registry::decisions()
         .filter(|d| keeps(d, doc, b))
         .map(|d| d.name)
         .collect();

@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 
 use crate::classify::Block;
 use crate::classify::detector::{self, Column, Shown};
+use crate::classify::registry;
 use crate::features::texrex::{format_general, write_general};
 use crate::html::Kind;
 
@@ -57,7 +58,7 @@ impl Score {
 }
 
 /// Every detector's values for a block that the writers print, by their columns' names
-/// (XML attributes, JSON keys, TSV columns), in [`detector::DETECTORS`]' order: `mlp`,
+/// (XML attributes, JSON keys, TSV columns), in [`registry::DETECTORS`]' order: `mlp`,
 /// `ngram` (absent when off or without letters), `justext`, `justextcf`, `stopwords`,
 /// `boilerpipe`, `bpdensity`, `linkdensity`, `textdensity`.
 pub fn block_scores(b: &Block) -> Vec<(&'static str, Score)> {
@@ -80,7 +81,7 @@ pub fn block_scores(b: &Block) -> Vec<(&'static str, Score)> {
 
 /// The columns the writers print, found once.
 static SHOWN: LazyLock<Vec<(&Column, detector::Cols, usize)>> =
-    LazyLock::new(|| detector::shown_columns().collect());
+    LazyLock::new(|| registry::shown_columns().collect());
 
 /// The names of every score [`block_scores`] may give, in its order.
 pub fn score_names() -> impl Iterator<Item = &'static str> {

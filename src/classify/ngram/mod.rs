@@ -17,17 +17,18 @@ pub struct Detector;
 
 const NAME: &str = "ngram";
 
-static AT: std::sync::LazyLock<detector::Cols> = std::sync::LazyLock::new(|| detector::cols(NAME));
+/// Its columns in the table.
+const AT: detector::Cols = detector::Cols::new(1, 1);
 
 /// A block's n-gram score, if it has one.
 pub fn of(b: &Block) -> Option<f32> {
-    let v = b.scores.get(*AT, 0);
+    let v = b.scores.get(AT, 0);
     (!v.is_nan()).then_some(v as f32)
 }
 
 /// Set a block's n-gram score (`eval` scores with cross-validated models).
 pub fn set(b: &mut Block, score: Option<f32>) {
-    b.scores.set(*AT, 0, score.map_or(f64::NAN, f64::from));
+    b.scores.set(AT, 0, score.map_or(f64::NAN, f64::from));
 }
 
 /// The `bpv` of the `ngram` decision: the score mapped onto (0, 1), 0.5 at 0 bits; 1 without
@@ -48,11 +49,15 @@ impl detector::Detector for Detector {
         }]
     }
 
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>, at: detector::Cols) {
+    fn at(&self) -> detector::Cols {
+        AT
+    }
+
+    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let model = page.models.ngram(page.language);
         for b in blocks {
             let s = model.and_then(|m| m.score(&b.cleansed));
-            b.scores.set(at, 0, s.map_or(f64::NAN, f64::from));
+            b.scores.set(AT, 0, s.map_or(f64::NAN, f64::from));
         }
     }
 
