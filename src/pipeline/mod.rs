@@ -17,7 +17,8 @@
 //! - `writer.rs`: the writer thread, which counts every record, marks or skips exact
 //!   duplicates and writes the documents;
 //! - `files.rs`: an input's output files, written under temporary names and renamed once
-//!   complete, its `S.stats.json` and `S.done.json` ([`tmp_path`], [`done_path`], [`is_done`]);
+//!   complete, its `S.stats.json` and `S.done.json` ([`tmp_path`], [`done_path`], [`is_done`],
+//!   [`drop_done`]);
 //! - `dups.rs`: exact duplicates within an input ([`ExactDups`]);
 //! - `progress.rs`: progress reports on stderr ([`Progress`]);
 //! - [`select`]: which records hold an HTML page; [`manifest`]: lists of inputs; [`stream`]:
