@@ -26,7 +26,8 @@ pub struct Block {
     /// removed, trimmed, NFC ([`crate::document::shown_text`]). What every output writes.
     pub text: String,
     /// The text with the segmenter's [`html::mark`]s of emphasis, code and links, when it has
-    /// any and [`crate::document::Config::marks`] asks for them (what [`crate::output::markdown`] writes from).
+    /// any and [`crate::document::Config::marks`] asks for them (what
+    /// [`crate::output::markdown`] writes from).
     pub marked: Option<String>,
     /// The targets of its links (`href`s, entities decoded), in the order of their marks.
     pub links: Vec<String>,
@@ -41,7 +42,8 @@ pub struct Block {
     pub features: Features,
     /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,
-    /// Every detector's values ([`super::registry::DETECTORS`]); each detector's file reads its own.
+    /// Every detector's values ([`super::registry::DETECTORS`]); each detector's file reads
+    /// its own.
     pub scores: Scores,
     /// Its words, link words and text density (boilerpipe's features, which the detectors and
     /// the expected-F1 threshold count with).

@@ -105,7 +105,8 @@ pub struct Documents {
 /// threads. Each document is yielded once the ones before it have been; a document with the
 /// same text as an earlier one of its input gets [`Document::duplicate_of`]. An input that
 /// cannot be read to its end, or that holds no WARC record (or only a WET or WAT file's), yields
-/// an [`InputError`] after its readable documents, and the stream goes on with the next input. Dropping the iterator stops the threads.
+/// an [`InputError`] after its readable documents, and the stream goes on with the next input.
+/// Dropping the iterator stops the threads.
 pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Documents {
     let threads = cfg.threads.max(1);
     let Channels {

@@ -3,7 +3,16 @@
 import os
 from typing import Any, Iterator, Literal, Optional, Sequence, TypedDict, Union
 
-Scorer = Literal["combined", "mlp", "ngram", "justext", "boilerpipe"]
+Scorer = Literal[
+    "combined",
+    "mlp",
+    "ngram",
+    "justext",
+    "boilerpipe",
+    "boilerpipe-density",
+    "boilerpipe-cleaneval",
+    "boilerpipe-largest",
+]
 
 class Options(TypedDict, total=False):
     scorer: Scorer
