@@ -87,7 +87,7 @@ pub fn resolve(
         } else if let Err(e) = std::fs::File::open(p) {
             out.failed.push((
                 p.display().to_string(),
-                format!("cannot read {}: {e}", p.display()),
+                Error::input(p.display(), e).to_string(),
             ));
         } else {
             out.inputs.push(Input::file(p.clone()));

@@ -29,8 +29,9 @@ pub(super) enum TrainCommand {
     Combined(TrainCombinedArgs),
 }
 
+/// The pages the markup and combined models learn from.
 #[derive(Args)]
-pub(super) struct TrainMarkupArgs {
+pub(super) struct PagesArgs {
     /// Directory in the layout of ../shared/data/pages (html/<set>/, ground-truth/<set>.jsonl).
     #[arg(long, value_name = "DIR")]
     pages: PathBuf,
@@ -41,6 +42,12 @@ pub(super) struct TrainMarkupArgs {
     /// Only these sets (comma-separated; default: all).
     #[arg(long, value_delimiter = ',', value_name = "SET")]
     sets: Vec<String>,
+}
+
+#[derive(Args)]
+pub(super) struct TrainMarkupArgs {
+    #[command(flatten)]
+    data: PagesArgs,
     /// Where to write the model (gzipped when it ends in .gz).
     #[arg(short, long, value_name = "MODEL")]
     out: PathBuf,
@@ -51,16 +58,8 @@ pub(super) struct TrainMarkupArgs {
 
 #[derive(Args)]
 pub(super) struct TrainCombinedArgs {
-    /// Directory in the layout of ../shared/data/pages (html/<set>/, ground-truth/<set>.jsonl).
-    #[arg(long, value_name = "DIR")]
-    pages: PathBuf,
-    /// Annotated pages (as ../shared/data/blocks) whose labels replace the gold-text alignment
-    /// for the pages they cover.
-    #[arg(long, value_name = "DIR")]
-    blocks: Option<PathBuf>,
-    /// Only these sets (comma-separated; default: all).
-    #[arg(long, value_delimiter = ',', value_name = "SET")]
-    sets: Vec<String>,
+    #[command(flatten)]
+    data: PagesArgs,
     #[command(flatten)]
     gbt: GbtArgs,
     /// Where to write the model (gzipped when it ends in .gz).
@@ -388,7 +387,7 @@ pub(super) fn train_ngram(a: TrainNgramArgs) -> CliResult {
 }
 
 pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
-    let (sets, pages) = load_pages(&a.pages, &a.sets)?;
+    let (sets, pages) = load_pages(&a.data.pages, &a.data.sets)?;
     let models = Models::builtin();
     let threads = threads_or_cores(a.threads);
     let mut docs = eval::sets::analyze_sets(&pages, &models, &Config::default(), threads)?;
@@ -401,8 +400,13 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
         &models,
         &eval::Folds::by_page(gold.len(), 10),
     );
-    let labels =
-        eval::sets::block_labels(a.blocks.as_deref(), &sets, &pages, &docs, a.gbt.soft_labels)?;
+    let labels = eval::sets::block_labels(
+        a.data.blocks.as_deref(),
+        &sets,
+        &pages,
+        &docs,
+        a.gbt.soft_labels,
+    )?;
     // The built-in markup model was trained on these pages too: the same, 10 folds.
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
     eval::cross_validate_markup(
@@ -436,7 +440,7 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
 }
 
 pub(super) fn train_markup(a: TrainMarkupArgs) -> CliResult {
-    let (sets, pages) = load_pages(&a.pages, &a.sets)?;
+    let (sets, pages) = load_pages(&a.data.pages, &a.data.sets)?;
     let models = Models::builtin();
     let docs = eval::sets::analyze_sets(
         &pages,
@@ -444,7 +448,7 @@ pub(super) fn train_markup(a: TrainMarkupArgs) -> CliResult {
         &Config::default(),
         threads_or_cores(a.threads),
     )?;
-    let labels = eval::sets::block_labels(a.blocks.as_deref(), &sets, &pages, &docs, false)?;
+    let labels = eval::sets::block_labels(a.data.blocks.as_deref(), &sets, &pages, &docs, false)?;
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
     let model = eval::train_markup(&list, &docs, &labels)?;
     eprintln!(
@@ -513,12 +517,8 @@ fn train_profile(a: TrainProfileArgs) -> CliResult {
             .and_then(|mut r| std::io::Read::read_to_string(&mut r, &mut text))
             .map_err(|e| Error::input(f.display(), e))?;
         if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
-            for (n, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let v: serde_json::Value = serde_json::from_str(line)
-                    .map_err(|e| Error::Input(format!("{}:{}: {e}", f.display(), n + 1)))?;
+            for line in crate::eval::jsonl_lines(f, &text) {
+                let (_, v) = line?;
                 let t = v
                     .get("text")
                     .or_else(|| v.get("plaintext"))

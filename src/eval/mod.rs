@@ -64,19 +64,30 @@ pub fn list_sets(dir: &Path) -> std::io::Result<Vec<String>> {
     Ok(sets)
 }
 
+/// The JSON objects of a JSONL text read from `file`, each with its line number (from 1); blank
+/// lines are skipped, and a line that is not JSON is an input error naming the file and line.
+pub(crate) fn jsonl_lines<'a>(
+    file: &'a Path,
+    text: &'a str,
+) -> impl Iterator<Item = Result<(usize, serde_json::Value), Error>> + 'a {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(move |(n, line)| {
+            serde_json::from_str(line)
+                .map(|v| (n + 1, v))
+                .map_err(|e| Error::Input(format!("{}:{}: {e}", file.display(), n + 1)))
+        })
+}
+
 /// The pages of one set, in the order of its ground-truth file. Lines without a page file are
 /// reported in the second value.
 pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), Error> {
     let gt = dir.join("ground-truth").join(format!("{set}.jsonl"));
     let text = std::fs::read_to_string(&gt).map_err(|e| Error::input(gt.display(), e))?;
     let (mut pages, mut missing) = (Vec::new(), Vec::new());
-    for (n, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let v: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| Error::Input(format!("{}:{}: {e}", gt.display(), n + 1)))?;
+    for line in jsonl_lines(&gt, &text) {
+        let (n, v) = line?;
         let field = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
         let list = |k: &str| -> Vec<String> {
             v.get(k)
@@ -91,9 +102,8 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), E
         };
         let (Some(id), Some(gold)) = (field("page_id"), field("plaintext")) else {
             return Err(Error::Input(format!(
-                "{}:{}: needs page_id and plaintext",
-                gt.display(),
-                n + 1
+                "{}:{n}: needs page_id and plaintext",
+                gt.display()
             )));
         };
         let base = dir.join("html").join(set);

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{GoldPage, analyze_pages, list_sets, load_block_labels, load_set, page_block_labels};
+use super::{
+    GoldPage, analyze_pages, jsonl_lines, list_sets, load_block_labels, load_set, page_block_labels,
+};
 use crate::classify::Models;
 use crate::document::{Config, Document};
 use crate::error::Error;
@@ -104,18 +106,12 @@ pub fn read_texts(file: &Path, pages: &SetPages) -> Result<Vec<String>, Error> {
     let bytes = std::fs::read(file).map_err(|e| Error::input(file.display(), e))?;
     let content = String::from_utf8_lossy(&bytes);
     let mut by_id: HashMap<String, String> = HashMap::new();
-    for (n, line) in content
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let v: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| Error::Input(format!("{}:{}: {e}", file.display(), n + 1)))?;
+    for line in jsonl_lines(file, &content) {
+        let (n, v) = line?;
         let (Some(id), Some(text)) = (v["page_id"].as_str(), v["text"].as_str()) else {
             return Err(Error::Input(format!(
-                "{}:{}: needs page_id and text",
-                file.display(),
-                n + 1
+                "{}:{n}: needs page_id and text",
+                file.display()
             )));
         };
         by_id.insert(id.to_owned(), text.to_owned());
