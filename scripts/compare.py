@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare cowrex's scorers with other extractors on the same pages and the same metric.
 
-Usage: python3 scripts/compare.py [--pages DIR] [--sets a,b] [--out DIR] [--no-cv]
+Usage: python3 scripts/compare.py [--pages DIR] [--sets a,b] [--out DIR] [--no-cv] [--cv-by site]
 
 Installs trafilatura, rs-trafilatura, resiliparse, justext and boilerpy3 from PyPI into a
 virtual environment (OUT/venv, on first use), runs each of them (trafilatura twice: with its
@@ -13,9 +13,10 @@ bag-of-words metric (docs/accuracy.md) measures them all.
 
 The combined model is measured twice: leaving one source out (`--loso`: each set is scored by
 a combined model and n-gram models trained on the other sets only, the figure that says how
-cowrex does on pages of a source it has not seen), and cross-validated by page (`--cv 5`:
-no page is scored by a model trained on it, but its set's sites and conventions are in
-training; left out with --no-cv). The combined model takes block labels from
+cowrex does on pages of a source it has not seen), and cross-validated (`--cv 5`: no page is
+scored by a model trained on it, but its set's conventions are in training; left out with
+--no-cv). The folds are by page, or with --cv-by site by site, so that no page's site is in
+its training either (pages without a URL or canonical URL fold by page). The combined model takes block labels from
 ../shared/data/blocks when it exists beside the pages. The MLPs were trained on texrex's data,
 not on these pages; jusText and boilerpipe are not trained.
 
@@ -144,7 +145,9 @@ def main():
     ap.add_argument("--pages", default=os.path.join(ROOT, "..", "shared", "data", "pages"))
     ap.add_argument("--sets", help="comma-separated sets (default: all)")
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "compare"))
-    ap.add_argument("--no-cv", action="store_true", help="leave out the cross-validation by page")
+    ap.add_argument("--no-cv", action="store_true", help="leave out the cross-validation")
+    ap.add_argument("--cv-by", choices=["page", "site"], default="page",
+                    help="how the cross-validation folds the pages (eval --cv-by; default: page)")
     args = ap.parse_args()
     pages_dir = os.path.abspath(args.pages)
     if not os.path.isdir(os.path.join(pages_dir, "ground-truth")):
@@ -168,7 +171,8 @@ def main():
     rows = []
     combined = [("cowrex combined (leave one source out)", ["--loso", *labels])]
     if not args.no_cv:
-        combined.append(("cowrex combined (5-fold CV by page)", ["--cv", "5", *labels]))
+        combined.append((f"cowrex combined (5-fold CV by {args.cv_by})",
+                         ["--cv", "5", "--cv-by", args.cv_by, *labels]))
     combined.append(("cowrex combined, shipped model (in-sample)", []))
     for name, eval_args in [
             *[(n, ["--scorer", "combined", *a]) for n, a in combined],

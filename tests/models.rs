@@ -232,6 +232,16 @@ fn eval_reports_bag_of_words_figures() {
         &[&json, &dir],
     );
     assert!(ng.contains("3-fold cv by page"), "{ng}");
+    // By site: these pages have no URL, so they fold by page, and eval says so.
+    let o = cowrex()
+        .args(["eval", "--scorer", "ngram", "--cv", "3", "--cv-by", "site"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("3-fold cv by site"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("3 of 3 pages have no URL"), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(v["sets"]["news"]["pages"], 3);
     assert!(v["macro"]["f1"].as_f64().unwrap() > 0.0);
@@ -256,6 +266,7 @@ fn eval_reports_bag_of_words_figures() {
     for args in [
         vec!["eval", "--sets", "nope"],
         vec!["eval", "--scorer", "mlp", "--cv", "3"],
+        vec!["eval", "--scorer", "ngram", "--cv-by", "site"],
         vec!["eval", "--scorer", "mlp", "--texts", "x.jsonl"],
     ] {
         let o = cowrex().args(&args).arg(&dir).output().unwrap();

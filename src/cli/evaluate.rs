@@ -16,6 +16,15 @@ use crate::error::{EXIT_OK, Error};
 use crate::eval;
 use crate::eval::sets::SetPages;
 
+/// How `eval --cv` folds the pages.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum CvBy {
+    /// Page `i` in fold `i mod K`.
+    Page,
+    /// The pages of one site share a fold.
+    Site,
+}
+
 #[derive(Args)]
 pub(super) struct EvalArgs {
     /// Directory with html/<set>/<id>.html[.gz] and ground-truth/<set>.jsonl.
@@ -30,12 +39,17 @@ pub(super) struct EvalArgs {
     /// --bias).
     #[arg(long, value_parser = super::scorer_values(&[("all", "every block (no boilerplate removal): the baseline")]), default_value = "combined")]
     scorer: String,
-    /// n-gram and combined scorers: cross-validate by page, so that no page is scored by a
-    /// model trained on it (K folds over the pages of all evaluated sets; page i is in fold
-    /// i mod K). The combined model takes its block labels from --blocks where a page has an
+    /// n-gram and combined scorers: cross-validate, so that no page is scored by a
+    /// model trained on it (K folds over the pages of all evaluated sets, as --cv-by says).
+    /// The combined model takes its block labels from --blocks where a page has an
     /// annotated copy, from its gold text otherwise.
     #[arg(long, value_name = "K")]
     cv: Option<usize>,
+    /// How --cv folds the pages: `page` (page i in fold i mod K) or `site` (the pages of one
+    /// host, from the gold URL or else the page's canonical URL, share a fold, so no page is
+    /// scored by a model that saw its site; pages without either fold by page).
+    #[arg(long, value_enum, default_value_t = CvBy::Page, requires = "cv")]
+    cv_by: CvBy,
     /// n-gram and combined scorers: leave one source out, so that no page is scored by a model
     /// trained on its set: each set is scored by models trained on the other sets (how a model
     /// does on pages of a source it has not seen).
@@ -138,6 +152,22 @@ pub(super) fn cowrex_texts(
                 pages.len()
             )));
         }
+        Some(k) if a.cv_by == CvBy::Site => {
+            let sites: Vec<Option<String>> = pages
+                .iter()
+                .zip(&docs)
+                .map(|((_, p), d)| eval::site(&p.url, d.as_ref()))
+                .collect();
+            let without = sites.iter().filter(|s| s.is_none()).count();
+            if without > 0 {
+                eprintln!(
+                    "cowrex eval: {without} of {} pages have no URL and no canonical URL; they \
+                     are folded by page",
+                    pages.len()
+                );
+            }
+            Some(eval::Folds::by_site(&sites, k))
+        }
         Some(k) => Some(eval::Folds::by_page(pages.len(), k)),
         None if a.loso && sets.len() < 2 => {
             return Err(Error::usage("--loso needs two sets or more"));
@@ -185,6 +215,7 @@ pub(super) fn cowrex_texts(
         })
         .collect();
     let cv = match a.cv {
+        Some(k) if a.cv_by == CvBy::Site => format!(", {k}-fold cv by site"),
         Some(k) => format!(", {k}-fold cv by page"),
         None if a.loso => ", each set scored by models trained on the others".to_string(),
         None => String::new(),

@@ -770,6 +770,18 @@ fn regions_of(doc: &Option<Document>) -> &[(u32, u32)] {
     doc.as_ref().map_or(&[][..], |d| &d.regions[..])
 }
 
+/// The site of a page for [`Folds::by_site`]: the host name of its URL, else of the canonical
+/// URL its markup gives, without a leading `www.`.
+pub fn site(url: &str, doc: Option<&Document>) -> Option<String> {
+    let host = |u: &str| {
+        url::Url::parse(u)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+    };
+    let h = host(url).or_else(|| doc?.metadata.canonical.as_deref().and_then(host))?;
+    Some(h.strip_prefix("www.").map(str::to_owned).unwrap_or(h))
+}
+
 /// An assignment of pages to folds for cross-validation: page `i` is in fold `of[i]`, and
 /// each fold is scored by models trained on the other folds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -785,6 +797,23 @@ impl Folds {
     pub fn by_page(pages: usize, k: usize) -> Folds {
         Folds {
             of: (0..pages).map(|i| i % k).collect(),
+            count: k,
+        }
+    }
+
+    /// `k` folds by site, so that no page is scored by a model trained on a page of its site:
+    /// the pages of one site (`sites[i]`, a host name) share the fold a hash of the host picks;
+    /// a page without a site is in fold `i mod k`, as by page.
+    pub fn by_site(sites: &[Option<String>], k: usize) -> Folds {
+        Folds {
+            of: sites
+                .iter()
+                .enumerate()
+                .map(|(i, s)| match s {
+                    Some(host) => (xxhash_rust::xxh3::xxh3_64(host.as_bytes()) % k as u64) as usize,
+                    None => i % k,
+                })
+                .collect(),
             count: k,
         }
     }
@@ -1049,6 +1078,37 @@ mod tests {
             let t = calibration_temperature(&p, &y, &w);
             assert!((t as f64 - k).abs() < 0.1 * k, "k {k}: temperature {t}");
         }
+    }
+
+    #[test]
+    fn folds_by_site_keep_a_site_together() {
+        let url = |u: &str| site(u, None);
+        assert_eq!(
+            url("https://www.example.org/a?b"),
+            Some("example.org".into())
+        );
+        assert_eq!(
+            url("http://Blog.Example.org"),
+            Some("blog.example.org".into())
+        );
+        assert_eq!(url(""), None);
+        let sites: Vec<Option<String>> = (0..200)
+            .map(|i| (i % 4 != 3).then(|| format!("site{}.example", i % 10)))
+            .collect();
+        let f = Folds::by_site(&sites, 5);
+        assert_eq!(f.count, 5);
+        for (i, a) in sites.iter().enumerate() {
+            match a {
+                None => assert_eq!(f.of[i], i % 5),
+                Some(_) => {
+                    let first = sites.iter().position(|b| b == a).unwrap();
+                    assert_eq!(f.of[i], f.of[first], "page {i} left its site's fold");
+                }
+            }
+        }
+        // Ten sites spread over more than one fold.
+        let used: std::collections::BTreeSet<_> = (0..10).map(|i| f.of[i]).collect();
+        assert!(used.len() > 1, "{used:?}");
     }
 
     #[test]
