@@ -210,8 +210,17 @@ fn kind_features(blocks: &[Block]) -> Vec<[f32; KIND_FEATURES]> {
         .collect()
 }
 
+/// `ln(1 + x)` as `f32`. Most arguments are small counts, which come from a table (the
+/// same values, computed once; `ln_1p` was 1.3 % of `process`'s CPU time).
 fn log1p(x: f64) -> f32 {
-    (x.ln_1p()) as f32
+    const N: usize = 4096;
+    static TABLE: std::sync::LazyLock<Vec<f32>> =
+        std::sync::LazyLock::new(|| (0..N).map(|i| (i as f64).ln_1p() as f32).collect());
+    if x >= 0.0 && x < N as f64 && x == x.trunc() {
+        TABLE[x as usize]
+    } else {
+        x.ln_1p() as f32
+    }
 }
 
 /// Features of a block from the regions around it: for its innermost and second innermost
@@ -1099,6 +1108,19 @@ mod tests {
             bare.iter()
                 .all(|r| r[..5] == [0.0; 5] && r[5..] == [0.0, -1.0, -1.0])
         );
+    }
+
+    #[test]
+    fn log1p_of_counts_from_the_table_is_ln_1p() {
+        for x in [
+            0.0, 1.0, 2.0, 17.0, 4095.0, 4096.0, 1e6, 0.5, 2.25, -0.5, -1.0,
+        ] {
+            assert_eq!(log1p(x).to_bits(), (x.ln_1p() as f32).to_bits(), "{x}");
+        }
+        for i in 0..5000 {
+            let x = i as f64;
+            assert_eq!(log1p(x).to_bits(), (x.ln_1p() as f32).to_bits(), "{x}");
+        }
     }
 
     #[test]
