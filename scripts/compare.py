@@ -16,9 +16,9 @@ a combined model and n-gram models trained on the other sets only, the figure th
 cowrex does on pages of a source it has not seen), and cross-validated (`--cv 5`: no page is
 scored by a model trained on it, but its set's conventions are in training; left out with
 --no-cv). The folds are by page, or with --cv-by site by site, so that no page's site is in
-its training either (pages without a URL or canonical URL fold by page). The combined model takes block labels from
-../shared/data/blocks when it exists beside the pages. The MLPs were trained on texrex's data,
-not on these pages; jusText and boilerpipe are not trained.
+its training either (pages without a URL or canonical URL fold by page). The combined model
+takes block labels from ../shared/data/blocks when it exists beside the pages. The MLPs were
+trained on texrex's data, not on these pages; jusText and boilerpipe are not trained.
 
 Prints Markdown tables: F1 per set (mean over pages), macro F1, precision and recall, and the
 peers' CPU milliseconds per page (a page a tool fails on counts as extracting nothing; failures
