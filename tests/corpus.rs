@@ -534,7 +534,7 @@ fn exact_duplicate_documents_are_marked_or_skipped() {
     std::fs::copy(&a, &b).unwrap();
     let out = dir.join("mark");
     assert!(
-        process(&[&a, &b], &out, &["--format", "xml,jsonl"])
+        process(&[&a, &b], &out, &["--format", "xml,jsonl,vrt"])
             .status
             .success()
     );
@@ -550,6 +550,10 @@ fn exact_duplicate_documents_are_marked_or_skipped() {
         );
     }
     assert!(first.iter().all(|l| !l.contains("duplicate-of")));
+    // VRT's documents start with the same tags.
+    let vrt = String::from_utf8(gunzip(&out.join("a.vrt.gz"))).unwrap();
+    let vrt_heads: Vec<&str> = vrt.lines().filter(|l| l.starts_with("<doc ")).collect();
+    assert_eq!(vrt_heads, heads);
     // Per file: the copy is marked the same way, not as a duplicate of the first file.
     let copy = String::from_utf8(gunzip(&out.join("b.xml.gz"))).unwrap();
     assert!(

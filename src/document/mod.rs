@@ -121,9 +121,10 @@ pub struct Document {
     pub fingerprint: u128,
     /// Links, when link extraction is on.
     pub links: Vec<Link>,
-    /// The id of an earlier document of the same input with the same text, when the
-    /// streaming reader ([`crate::pipeline::stream`]) found one (`process` marks it in its
-    /// outputs instead).
+    /// The id of the first document of the same input with the same text, when the
+    /// streaming reader ([`crate::pipeline::stream`]) found one; the writers render it as
+    /// `duplicate-of`. (`process` decides on its writer thread, after rendering, and inserts
+    /// the same mark where the renderers say.)
     pub duplicate_of: Option<String>,
 }
 

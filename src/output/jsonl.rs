@@ -100,7 +100,8 @@ struct Provenance<'a> {
 }
 
 /// Append one document as a JSON line (with `duplicate_of` when [`Document::duplicate_of`] is
-/// set). Returns the position of the final `}`, where the writer can add `,"duplicate_of":"…"`.
+/// set). Returns the position of the line's final `}`: the line of a document that is not a
+/// duplicate becomes a duplicate's with [`duplicate_mark`] inserted there.
 /// `markdown`: with a `markdown` field, `Some(links)` with or without its links.
 pub fn write_doc(
     out: &mut Vec<u8>,
@@ -172,14 +173,17 @@ pub fn write_doc(
         },
     };
     serde_json::to_writer(&mut *out, &line).expect("serialising to memory");
-    let mut mark_at = out.len() - 1;
+    let mark_at = out.len() - 1;
     if let Some(id) = &doc.duplicate_of {
-        out.truncate(mark_at);
-        out.extend_from_slice(b",\"duplicate_of\":");
-        serde_json::to_writer(&mut *out, id).expect("serialising to memory");
-        mark_at = out.len();
-        out.push(b'}');
+        out.splice(mark_at..mark_at, duplicate_mark(id));
     }
     out.push(b'\n');
     mark_at
+}
+
+/// `,"duplicate_of":"ID"`, the field that marks a duplicate of document `ID` (the last one).
+pub fn duplicate_mark(id: &str) -> Vec<u8> {
+    let mut mark = b",\"duplicate_of\":".to_vec();
+    serde_json::to_writer(&mut mark, id).expect("serialising to memory");
+    mark
 }

@@ -103,3 +103,51 @@ pub fn kind_fields(kind: Kind) -> Vec<(&'static str, Score)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{jsonl, xml};
+    use crate::document::DupBlocks;
+
+    /// `process` renders a document on a worker before its writer knows whether it is a
+    /// duplicate, and inserts the mark where the renderer says: that must give the bytes the
+    /// renderer writes for the duplicate itself.
+    #[test]
+    fn a_mark_inserted_where_the_renderer_says_makes_the_duplicates_rendering() {
+        let page = b"<html><head><title>T</title></head><body><p>Some text of a page, long \
+                     enough to be a paragraph of its own & with an ampersand.</p></body></html>";
+        let mut doc = crate::Extractor::builtin().extract(page, Some("http://a.example/x"));
+        let id = "0123456789abcdef0123456789abcdef0a1b";
+        type Render = fn(&mut Vec<u8>, &crate::document::Document) -> usize;
+        type Mark = fn(&str) -> Vec<u8>;
+        let formats: [(Render, Mark, &str); 3] = [
+            (
+                |o, d| xml::write_doc(o, d, xml::Lines::Xml, DupBlocks::Mark),
+                xml::duplicate_mark,
+                "duplicate-of=\"0123456789abcdef0123456789abcdef0a1b\">",
+            ),
+            (
+                |o, d| xml::write_doc(o, d, xml::Lines::Vrt, DupBlocks::Mark),
+                xml::duplicate_mark,
+                "duplicate-of=\"0123456789abcdef0123456789abcdef0a1b\">",
+            ),
+            (
+                |o, d| jsonl::write_doc(o, d, DupBlocks::Mark, Some(true)),
+                jsonl::duplicate_mark,
+                ",\"duplicate_of\":\"0123456789abcdef0123456789abcdef0a1b\"}\n",
+            ),
+        ];
+        for (render, mark, shows) in formats {
+            doc.duplicate_of = None;
+            let mut plain = Vec::new();
+            let at = render(&mut plain, &doc);
+            doc.duplicate_of = Some(id.to_string());
+            let mut marked = Vec::new();
+            assert_eq!(render(&mut marked, &doc), at);
+            let text = String::from_utf8(marked.clone()).unwrap();
+            assert!(text.contains(shows), "{text}");
+            plain.splice(at..at, mark(id));
+            assert_eq!(String::from_utf8(plain).unwrap(), text);
+        }
+    }
+}

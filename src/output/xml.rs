@@ -95,8 +95,18 @@ fn opt(v: &Option<String>) -> &str {
     v.as_deref().filter(|s| !s.is_empty()).unwrap_or("unknown")
 }
 
-/// Append one document in texrex's line format (or VRT). Returns the position of the `>` that
-/// ends the `<doc …>` start tag, where the writer can add an attribute (`duplicate-of`).
+/// ` duplicate-of="ID"`, the attribute that marks a duplicate of document `ID` (the last one of
+/// `<doc>`).
+pub fn duplicate_mark(id: &str) -> Vec<u8> {
+    let mut mark = Vec::new();
+    attr(&mut mark, "duplicate-of", id);
+    mark
+}
+
+/// Append one document in texrex's line format (or VRT), with `duplicate-of` when
+/// [`Document::duplicate_of`] is set. Returns the position of the `>` that ends the `<doc …>`
+/// start tag: a document that is not a duplicate becomes a duplicate with [`duplicate_mark`]
+/// inserted there.
 pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: DupBlocks) -> usize {
     let f = &doc.figures;
     out.extend_from_slice(b"<doc");
@@ -150,6 +160,9 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
         attr(out, "truncated", t);
     }
     let mark_at = out.len();
+    if let Some(id) = &doc.duplicate_of {
+        out.extend_from_slice(&duplicate_mark(id));
+    }
     out.extend_from_slice(b">\n");
     let meta = |out: &mut Vec<u8>, name: &str, content: &str| {
         out.extend_from_slice(b"<meta name=\"");

@@ -19,6 +19,7 @@ use super::worker::{DocOut, Done, RecordDone};
 use crate::document::StageTimes;
 use crate::fate::Fate;
 use crate::output::stats::FileStats;
+use crate::output::{jsonl, xml};
 
 /// Write the results from `rx` in input order, giving each one's token back through `tokens`,
 /// until the workers are done. `model_sum` is the models' checksum, for `S.done.json`.
@@ -128,8 +129,8 @@ impl<'a> Writer<'a> {
             if first.is_some() {
                 st.duplicates += 1;
             }
-            write_doc(out, &d, first.as_deref())?;
-            count_doc(&mut out.stats, &d);
+            let xml_bytes = write_doc(out, &d, first.as_deref())?;
+            count_doc(&mut out.stats, &d, xml_bytes);
             self.summary.documents += 1;
         }
         Ok(())
@@ -194,18 +195,20 @@ impl<'a> Writer<'a> {
 }
 
 /// Append a document to the outputs, with the `duplicate-of` mark when `first` (the id of the
-/// first document with its text) is given.
-fn write_doc(out: &mut FileOut, d: &DocOut, first: Option<&str>) -> io::Result<()> {
+/// first document with its text) is given. Returns the bytes of XML written.
+fn write_doc(out: &mut FileOut, d: &DocOut, first: Option<&str>) -> io::Result<u64> {
     let (xml_mark, json_mark) = match first {
         Some(id) => (
-            Some(format!(" duplicate-of=\"{id}\"").into_bytes()),
-            Some(format!(",\"duplicate_of\":\"{id}\"").into_bytes()),
+            Some(xml::duplicate_mark(id)),
+            Some(jsonl::duplicate_mark(id)),
         ),
         None => (None, None),
     };
     let r = &d.rendered;
+    let mut xml_bytes = 0;
     if let (Some(o), Some(r)) = (&mut out.xml, &r.xml) {
         o.write_doc(r, xml_mark.as_deref())?;
+        xml_bytes = (r.bytes.len() + xml_mark.as_ref().map_or(0, Vec::len)) as u64;
     }
     if let (Some(o), Some(r)) = (&mut out.vrt, &r.vrt) {
         o.write_doc(r, xml_mark.as_deref())?;
@@ -219,7 +222,7 @@ fn write_doc(out: &mut FileOut, d: &DocOut, first: Option<&str>) -> io::Result<(
     if let Some(o) = &mut out.links {
         o.write(&r.links)?;
     }
-    Ok(())
+    Ok(xml_bytes)
 }
 
 /// Count a record read in its input's statistics and times, whatever its fate.
@@ -234,10 +237,10 @@ fn count_read(out: &mut FileOut, r: &RecordDone) {
     add_times(&mut out.times, &r.times);
 }
 
-/// Count a written document in its input's statistics.
-fn count_doc(st: &mut FileStats, d: &DocOut) {
+/// Count a written document, of `xml_bytes` bytes of XML, in its input's statistics.
+fn count_doc(st: &mut FileStats, d: &DocOut, xml_bytes: u64) {
     let r = &d.rendered;
-    st.bytes.xml += r.xml.as_ref().map_or(0, |x| x.bytes.len() as u64);
+    st.bytes.xml += xml_bytes;
     st.documents += 1;
     st.blocks_found += d.blocks_found;
     st.blocks_written += d.blocks_written;

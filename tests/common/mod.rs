@@ -151,6 +151,11 @@ pub fn check_outputs(dir: &Path, stem: &str) -> serde_json::Value {
     );
     assert_eq!(stats["fates"]["written"].as_u64().unwrap_or(0), docs as u64);
     assert_eq!(stats["documents"].as_u64().unwrap(), docs as u64);
+    assert_eq!(
+        stats["bytes"]["xml"].as_u64().unwrap(),
+        xml.len() as u64,
+        "bytes.xml must be the XML written"
+    );
     let done: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join(format!("{stem}.done.json"))).unwrap())
             .unwrap();
