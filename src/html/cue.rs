@@ -178,15 +178,14 @@ const ATTR_CUES: [(&str, u32); 60] = [
 /// (`hidden`, `aria-hidden="true"`, an inline `display:none` or `visibility:hidden`). Also
 /// whether the tag may give a clue to metadata
 /// ([`clues::element_clue`](super::clues::element_clue): an `itemprop` or `rel` attribute, or a
-/// byline or dateline word in `class` or `id`), so that only those are read again.
-pub(super) fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64, bool) {
-    use std::sync::LazyLock;
-    static FINDER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-        aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(ATTR_CUES.iter().map(|(p, _)| p))
-            .expect("valid patterns")
-    });
+/// byline or dateline word in `class` or `id`), so that only those are read again. Returns
+/// the bits, the [`class_key`] and the clue; appends the markup tokens of `class` and `id` to
+/// `tokens`. `classes` remembers what the page's `class` values said.
+pub(super) fn attr_cues(
+    attrs: &[u8],
+    tokens: &mut Vec<u32>,
+    classes: &mut ClassCues,
+) -> (u32, u64, bool) {
     if attrs.len() < 4 {
         return (0, 0, false);
     }
@@ -195,16 +194,16 @@ pub(super) fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64, bool)
     for (k, v) in attributes(attrs) {
         if is(k, b"class") {
             class = class_key(v);
-        }
-        if is(k, b"class") || is(k, b"id") {
-            markup_tokens(v, tokens);
-        }
-        if is(k, b"class") || is(k, b"id") || is(k, b"role") {
-            for m in FINDER.find_overlapping_iter(v) {
-                let c = ATTR_CUES[m.pattern().as_usize()].1;
-                cues |= c;
-                clue |= c == 0 || c == META;
+            let (c, l) = classes.of(v, tokens);
+            cues |= c;
+            clue |= l;
+        } else if is(k, b"id") || is(k, b"role") {
+            if is(k, b"id") {
+                markup_tokens(v, tokens);
             }
+            let (c, l) = word_cues(v);
+            cues |= c;
+            clue |= l;
             if is(k, b"role") {
                 for t in v.split(|&b| is_html_ws(b)) {
                     if is(t, b"main") {
@@ -243,6 +242,60 @@ pub(super) fn attr_cues(attrs: &[u8], tokens: &mut Vec<u32>) -> (u32, u64, bool)
         }
     }
     (cues, class, clue)
+}
+
+/// The cue bits of the [`ATTR_CUES`] words in an attribute value, and whether one of them is a
+/// byline or dateline word (a clue to metadata).
+fn word_cues(v: &[u8]) -> (u32, bool) {
+    use std::sync::LazyLock;
+    static FINDER: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(ATTR_CUES.iter().map(|(p, _)| p))
+            .expect("valid patterns")
+    });
+    let (mut cues, mut clue) = (0, false);
+    for m in FINDER.find_overlapping_iter(v) {
+        let c = ATTR_CUES[m.pattern().as_usize()].1;
+        cues |= c;
+        clue |= c == 0 || c == META;
+    }
+    (cues, clue)
+}
+
+/// What the `class` values of a page say ([`word_cues`] and markup tokens), read once per
+/// distinct value: pages repeat a few classes on many elements.
+#[derive(Default)]
+pub(super) struct ClassCues {
+    /// A value: its cue bits, its clue, and where its tokens are in `tokens`.
+    seen: rustc_hash::FxHashMap<Box<[u8]>, (u32, bool, u32, u32)>,
+    /// The markup tokens of the values seen.
+    tokens: Vec<u32>,
+}
+
+impl ClassCues {
+    /// Values longer than this are read each time, not remembered.
+    const MAX_VALUE: usize = 256;
+
+    /// The cue bits and clue of `class` value `v`; appends its markup tokens to `out`.
+    fn of(&mut self, v: &[u8], out: &mut Vec<u32>) -> (u32, bool) {
+        if let Some(&(cues, clue, at, n)) = self.seen.get(v) {
+            out.extend_from_slice(&self.tokens[at as usize..(at + n) as usize]);
+            return (cues, clue);
+        }
+        if v.len() > Self::MAX_VALUE {
+            markup_tokens(v, out);
+            return word_cues(v);
+        }
+        let at = self.tokens.len();
+        markup_tokens(v, &mut self.tokens);
+        out.extend_from_slice(&self.tokens[at..]);
+        let (cues, clue) = word_cues(v);
+        let n = self.tokens.len() - at;
+        self.seen
+            .insert(v.into(), (cues, clue, at as u32, n as u32));
+        (cues, clue)
+    }
 }
 
 #[cfg(test)]
@@ -288,5 +341,31 @@ mod tests {
         ];
         let want: Vec<(String, u32)> = want.iter().map(|(t, c)| (t.to_string(), *c)).collect();
         assert_eq!(cues, want);
+    }
+
+    /// A `class` value read again from [`cue::ClassCues`] says what it said the first time,
+    /// and so does one too long to be remembered.
+    #[test]
+    fn a_class_value_remembered_says_the_same() {
+        let long = format!("author {}", "x".repeat(300));
+        for attrs in [
+            " class=\"post-byline cookieBar\" id=\"mainContent\"".to_string(),
+            format!(" class=\"{long}\" id=\"nav\""),
+        ] {
+            let mut classes = cue::ClassCues::default();
+            let mut first = Vec::new();
+            let got = cue::attr_cues(attrs.as_bytes(), &mut first, &mut classes);
+            assert!(got.0 != 0 && got.1 != 0 && got.2, "{got:?}");
+            for _ in 0..2 {
+                let mut again = Vec::new();
+                let fresh = cue::attr_cues(attrs.as_bytes(), &mut again, &mut classes);
+                assert_eq!((fresh, &again), (got, &first));
+            }
+            // Tokens of the class come before those of the id, as the attributes are.
+            let mut id_only = Vec::new();
+            let id = &attrs[attrs.find(" id=").unwrap()..];
+            cue::attr_cues(id.as_bytes(), &mut id_only, &mut cue::ClassCues::default());
+            assert!(first.ends_with(&id_only) && first.len() > id_only.len());
+        }
     }
 }

@@ -127,7 +127,7 @@ impl Stripper<'_> {
             });
         let tokens = self.tokens.len() as u32;
         let attrs = &self.raw[self.attrs.0..self.attrs.1];
-        let (attr, class, clue) = attr_cues(attrs, &mut self.tokens);
+        let (attr, class, clue) = attr_cues(attrs, &mut self.tokens, &mut self.classes);
         let (ctx, table) = self.element_context(name, attrs, parent_ctx, parent_table);
         let capture = if clue || name == b"time" {
             self.element_clue(name, parent_capture)

@@ -10,6 +10,7 @@ use memchr::memchr;
 
 use super::block::{Container, RawBlock};
 use super::clues::Clues;
+use super::cue::ClassCues;
 use super::doctype::{Doctype, detect_doctype};
 use super::kind;
 use super::tags::{set, tag_sets};
@@ -249,6 +250,8 @@ pub(super) struct Stripper<'a> {
     /// The last block's window of `tokens` and its sorted, deduplicated set: consecutive
     /// blocks often start under the same elements.
     pub(super) block_tokens: (Vec<u32>, Vec<u32>),
+    /// What the page's `class` values said, once per value.
+    pub(super) classes: ClassCues,
 }
 
 /// Segment the raw text of a record (see [`raw_text`](super::raw_text)) into blocks.
@@ -296,6 +299,7 @@ pub fn segment_lines(
         json_ld_bytes: 0,
         tokens: Vec::new(),
         block_tokens: (Vec::new(), Vec::new()),
+        classes: ClassCues::default(),
     };
     let mut end = s.run(0);
     let body_found = s.header_end.is_some();
