@@ -109,26 +109,58 @@ impl Paragraph {
 
     /// Share of the whitespace-separated words that are stop words (compared in lower case).
     pub fn stopword_density(&self, stop: &FxHashSet<&str>) -> f64 {
-        let mut words = 0usize;
-        let mut hits = 0usize;
-        let mut lower = String::new();
-        for w in self.text.split_whitespace() {
-            words += 1;
-            lower.clear();
-            if w.is_ascii() {
-                lower.push_str(w);
-                lower.make_ascii_lowercase();
-            } else {
-                lower.extend(w.chars().flat_map(char::to_lowercase));
-            }
-            hits += stop.contains(lower.as_str()) as usize;
-        }
+        let (words, hits) = if self.text.is_ascii() {
+            ascii_stop_words(self.text.as_bytes(), stop)
+        } else {
+            stop_words_in(&self.text, stop)
+        };
         if words == 0 {
             0.0
         } else {
             hits as f64 / words as f64
         }
     }
+}
+
+/// The whitespace-separated words of `text` and how many of them are in `stop` (compared in
+/// lower case).
+fn stop_words_in(text: &str, stop: &FxHashSet<&str>) -> (usize, usize) {
+    let mut words = 0usize;
+    let mut hits = 0usize;
+    let mut lower = String::new();
+    for w in text.split_whitespace() {
+        words += 1;
+        lower.clear();
+        if w.is_ascii() {
+            lower.push_str(w);
+            lower.make_ascii_lowercase();
+        } else {
+            lower.extend(w.chars().flat_map(char::to_lowercase));
+        }
+        hits += stop.contains(lower.as_str()) as usize;
+    }
+    (words, hits)
+}
+
+/// [`stop_words_in`] of an ASCII text, without decoding it: its whitespace is
+/// [`char::is_whitespace`]'s ASCII whitespace (which, unlike [`u8::is_ascii_whitespace`],
+/// includes the vertical tab).
+fn ascii_stop_words(text: &[u8], stop: &FxHashSet<&str>) -> (usize, usize) {
+    let mut words = 0usize;
+    let mut hits = 0usize;
+    let mut buf = [0u8; 64];
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r');
+    for w in text.split(space).filter(|w| !w.is_empty()) {
+        words += 1;
+        if w.len() > buf.len() {
+            continue; // longer than any stop word (a test checks the lists)
+        }
+        let lower = &mut buf[..w.len()];
+        lower.copy_from_slice(w);
+        lower.make_ascii_lowercase();
+        hits += stop.contains(std::str::from_utf8(lower).expect("ASCII")) as usize;
+    }
+    (words, hits)
 }
 
 /// The result for one paragraph.
@@ -625,6 +657,34 @@ mod tests {
                 .iter()
                 .all(|l| stop_words(l).is_some_and(|s| s.len() > 20))
         );
+    }
+
+    #[test]
+    fn ascii_texts_split_and_match_as_unicode_ones_do() {
+        let stop = english();
+        let long = format!("the {} THE", "x".repeat(100));
+        for text in [
+            "",
+            " \t ",
+            "The cat AND the dog",
+            "the\x0bcat\x0cand\rthe\ndog\t",
+            "  Of  of OF oF  ",
+            long.as_str(),
+        ] {
+            assert_eq!(
+                ascii_stop_words(text.as_bytes(), &stop),
+                stop_words_in(text, &stop),
+                "{text:?}"
+            );
+        }
+        assert_eq!(ascii_stop_words(long.as_bytes(), &stop), (3, 2));
+        // Words longer than the ASCII path's buffer are never stop words.
+        let lists: Vec<_> = ISO639_1
+            .iter()
+            .filter_map(|(_, l1)| stop_words(l1))
+            .collect();
+        assert!(lists.len() > 20);
+        assert!(lists.iter().flatten().all(|w| w.len() <= 64));
     }
 
     #[test]

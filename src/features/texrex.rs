@@ -275,7 +275,7 @@ fn is_icu_space(c: char) -> bool {
 }
 
 /// Per-character counts that the features need.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
 struct CharCounts {
     space: usize,
     upper: usize,
@@ -322,7 +322,55 @@ fn ascii_class(c: u8) -> (bool, bool, bool, bool) {
     )
 }
 
+/// What the features count of a block's characters (classes by Unicode general category).
 fn count_chars(text: &str) -> CharCounts {
+    if text.is_ascii() {
+        count_ascii(text.as_bytes())
+    } else {
+        count_unicode(text)
+    }
+}
+
+/// [`ascii_class`] and ASCII whitespace of every byte, as bits: upper, lower, number, punct,
+/// space.
+static ASCII_BITS: LazyLock<[u8; 128]> = LazyLock::new(|| {
+    std::array::from_fn(|c| {
+        let (u, l, d, p) = ascii_class(c as u8);
+        let space = matches!(c as u8, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ');
+        u as u8 | (l as u8) << 1 | (d as u8) << 2 | (p as u8) << 3 | (space as u8) << 4
+    })
+});
+
+/// [`count_chars`] of an ASCII text, a byte at a time through [`ASCII_BITS`].
+fn count_ascii(text: &[u8]) -> CharCounts {
+    let bits = &*ASCII_BITS;
+    let mut n = [0usize; 5];
+    let mut sentences = 0;
+    for (i, &c) in text.iter().enumerate() {
+        let b = bits[c as usize];
+        for (j, n) in n.iter_mut().enumerate() {
+            *n += (b >> j & 1) as usize;
+        }
+        if matches!(c, b'.' | b'?' | b'!')
+            && text.get(i + 1).is_none_or(|&n| bits[n as usize] & 16 != 0)
+        {
+            sentences += 1;
+        }
+    }
+    CharCounts {
+        upper: n[0],
+        lower: n[1],
+        number: n[2],
+        punct: n[3],
+        space: n[4],
+        sentences,
+        years: count_years(text),
+        copyright: false,
+    }
+}
+
+/// [`count_chars`] character by character.
+fn count_unicode(text: &str) -> CharCounts {
     let mut k = CharCounts::default();
     let mut it = text.chars().peekable();
     while let Some(c) = it.next() {
@@ -359,32 +407,34 @@ fn count_chars(text: &str) -> CharCounts {
             k.sentences += 1;
         }
     }
-    k.years = count_years(text);
+    k.years = if text.contains("20") {
+        count_years(&text.chars().collect::<Vec<char>>())
+    } else {
+        0
+    };
     k
 }
 
-/// Non-overlapping matches of `[^0-9](20[01][0-9])([^0-9]|$)`.
-fn count_years(text: &str) -> usize {
-    if !text.contains("20") {
-        return 0;
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let chars = &chars[..];
+/// Non-overlapping matches of `[^0-9](20[01][0-9])([^0-9]|$)` in a text's characters (or
+/// bytes, when they are ASCII).
+fn count_years<C: Copy + Into<u32>>(chars: &[C]) -> usize {
+    let digit = |c: C| (u32::from(b'0')..=u32::from(b'9')).contains(&c.into());
+    let is = |c: C, want: u8| c.into() == u32::from(want);
     let n = chars.len();
     let mut count = 0;
     let mut i = 0;
     while i + 5 <= n {
-        let ok = !chars[i].is_ascii_digit()
-            && chars[i + 1] == '2'
-            && chars[i + 2] == '0'
-            && matches!(chars[i + 3], '0' | '1')
-            && chars[i + 4].is_ascii_digit();
+        let ok = !digit(chars[i])
+            && is(chars[i + 1], b'2')
+            && is(chars[i + 2], b'0')
+            && (is(chars[i + 3], b'0') || is(chars[i + 3], b'1'))
+            && digit(chars[i + 4]);
         if ok {
             if i + 5 == n {
                 count += 1;
                 break;
             }
-            if !chars[i + 5].is_ascii_digit() {
+            if !digit(chars[i + 5]) {
                 count += 1;
                 i += 6;
                 continue;
@@ -676,7 +726,30 @@ mod tests {
     #[test]
     fn years_are_non_overlapping() {
         // " 2001 " consumes the space before 2002.
-        assert_eq!(count_years(" 2001 2002 x2010"), 2);
+        assert_eq!(count_years(" 2001 2002 x2010".as_bytes()), 2);
+        let chars: Vec<char> = " 2001 2002 x2010".chars().collect();
+        assert_eq!(count_years(&chars), 2);
+    }
+
+    #[test]
+    fn ascii_texts_count_as_characters_do() {
+        for text in [
+            "",
+            "Home",
+            "Is it? Yes! No. (c) 2019,2018 x20190 2001",
+            "end.",
+            "A.B. c\td\r\n e?\x0cf!\x0b",
+            "2001",
+            "#tag @me [x] {y} a_b \\ ; : / - * ' \" % & , $ + < = > ^ ` | ~ \x7f\x00",
+        ] {
+            assert_eq!(
+                count_ascii(text.as_bytes()),
+                count_unicode(text),
+                "{text:?}"
+            );
+        }
+        let k = count_ascii(b"Is it? Yes! 2019 x");
+        assert_eq!((k.sentences, k.years, k.upper, k.punct), (2, 1, 2, 2));
     }
 
     #[test]
