@@ -689,7 +689,6 @@ struct Block {
 impl Block {
     fn score<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
         block_scores(&self.block)
-            .into_iter()
             .find(|(k, _)| *k == name)
             .map(|(_, s)| score(py, s))
             .transpose()

@@ -92,7 +92,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
             )?;
             for b in blocks {
                 let text = b.text.replace(['\t', '\n'], " ");
-                let scores = crate::output::block_scores(b);
+                let scores: Vec<_> = crate::output::block_scores(b).collect();
                 let columns: Vec<String> = crate::output::score_names()
                     .map(|name| {
                         scores
@@ -135,9 +135,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                         "bpc": xml::bpc(b.bpv).to_string(),
                         "boilerplate": b.bpv > threshold,
                     });
-                    for (k, s) in crate::output::block_scores(b)
-                        .into_iter()
-                        .chain(crate::output::kind_fields(b.kind))
+                    for (k, s) in crate::output::block_scores(b).chain(crate::output::kind_fields(b.kind))
                     {
                         v[k] = s.json();
                     }

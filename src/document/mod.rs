@@ -1222,7 +1222,7 @@ mod tests {
                     d.name != "combined",
                     "the combined model runs only when it decides"
                 );
-                let names: Vec<&str> = crate::output::block_scores(b).iter().map(|s| s.0).collect();
+                let names: Vec<&str> = crate::output::block_scores(b).map(|s| s.0).collect();
                 assert_eq!(names, crate::output::score_names().collect::<Vec<_>>());
             }
             let threshold = match d.cut {

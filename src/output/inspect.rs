@@ -278,10 +278,7 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &
     // The detectors' values as `name=value|…`, made a table when opened (a table per block
     // would make a long page's document several times larger).
     out.push_str(" · <details data-s=\"");
-    for (name, score) in super::block_scores(b)
-        .into_iter()
-        .chain(super::kind_fields(b.kind))
-    {
+    for (name, score) in super::block_scores(b).chain(super::kind_fields(b.kind)) {
         out.push_str(name);
         out.push('=');
         esc(out, &score.text());

@@ -147,11 +147,9 @@ pub fn write_doc(
                 bpv: b.bpv,
                 bpc: bpc(b.bpv).to_string(),
                 scores: super::block_scores(b)
-                    .into_iter()
                     .map(|(k, v)| (k.to_string(), v.json()))
                     .collect(),
                 kind: super::kind_fields(b.kind)
-                    .into_iter()
                     .map(|(k, v)| (k.to_string(), v.json()))
                     .collect(),
                 dup_of: b.dup_of,

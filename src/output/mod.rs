@@ -61,22 +61,19 @@ impl Score {
 /// (XML attributes, JSON keys, TSV columns), in [`registry::DETECTORS`]' order: `mlp`,
 /// `ngram` (absent when off or without letters), `justext`, `justextcf`, `stopwords`,
 /// `boilerpipe`, `bpdensity`, `linkdensity`, `textdensity`.
-pub fn block_scores(b: &Block) -> Vec<(&'static str, Score)> {
-    SHOWN
-        .iter()
-        .filter_map(|&(column, at, k)| {
-            let v = b.scores.get(at, k);
-            let score = match column.shown {
-                _ if v.is_nan() => return None,
-                Shown::Number => Score::Num(v),
-                Shown::Rounded => Score::Num((v * 1e4).round() / 1e4),
-                Shown::Class(names) => Score::Text(names[v as usize]),
-                Shown::Verdict => Score::Text(if v == 0.0 { "content" } else { "boilerplate" }),
-                Shown::Hidden => return None,
-            };
-            Some((column.name, score))
-        })
-        .collect()
+pub fn block_scores(b: &Block) -> impl Iterator<Item = (&'static str, Score)> + '_ {
+    SHOWN.iter().filter_map(|&(column, at, k)| {
+        let v = b.scores.get(at, k);
+        let score = match column.shown {
+            _ if v.is_nan() => return None,
+            Shown::Number => Score::Num(v),
+            Shown::Rounded => Score::Num((v * 1e4).round() / 1e4),
+            Shown::Class(names) => Score::Text(names[v as usize]),
+            Shown::Verdict => Score::Text(if v == 0.0 { "content" } else { "boilerplate" }),
+            Shown::Hidden => return None,
+        };
+        Some((column.name, score))
+    })
 }
 
 /// The columns the writers print, found once.
@@ -90,18 +87,18 @@ pub fn score_names() -> impl Iterator<Item = &'static str> {
 
 /// A block's kind by the names the writers use: `kind` ([`Kind::name`]), and `list` (`ol` or
 /// `ul`) and `depth` of a list item, `row` and `col` of a table cell.
-pub fn kind_fields(kind: Kind) -> Vec<(&'static str, Score)> {
-    let mut out = vec![("kind", Score::Text(kind.name()))];
-    if let (Some(list), Some(depth)) = (kind.list(), kind.depth()) {
-        out.extend([
-            ("list", Score::Text(list)),
-            ("depth", Score::Int(depth.into())),
-        ]);
-    }
-    if let Some((row, col)) = kind.cell() {
-        out.extend([("row", Score::Int(row)), ("col", Score::Int(col))]);
-    }
-    out
+pub fn kind_fields(kind: Kind) -> impl Iterator<Item = (&'static str, Score)> {
+    let list = kind.list().zip(kind.depth());
+    let cell = kind.cell();
+    [
+        Some(("kind", Score::Text(kind.name()))),
+        list.map(|(list, _)| ("list", Score::Text(list))),
+        list.map(|(_, depth)| ("depth", Score::Int(depth.into()))),
+        cell.map(|(row, _)| ("row", Score::Int(row))),
+        cell.map(|(_, col)| ("col", Score::Int(col))),
+    ]
+    .into_iter()
+    .flatten()
 }
 
 #[cfg(test)]

@@ -203,10 +203,7 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
         out.extend_from_slice(b"\" bpv=\"");
         write_general(out, b.bpv as f64);
         out.push(b'"');
-        for (name, score) in super::block_scores(b)
-            .into_iter()
-            .chain(super::kind_fields(b.kind))
-        {
+        for (name, score) in super::block_scores(b).chain(super::kind_fields(b.kind)) {
             out.push(b' ');
             out.extend_from_slice(name.as_bytes());
             out.extend_from_slice(b"=\"");
