@@ -57,10 +57,30 @@ fn text_lines(out: &mut Vec<u8>, text: &str, lines: Lines) {
 /// Append `s` with texrex's XML escaping, leaving out the characters XML 1.0 does not allow
 /// (the text has none; a header value or a file name may).
 pub fn escape_into(out: &mut Vec<u8>, s: &str) {
+    // The bytes that may need escaping or leaving out.
+    static SPECIAL: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut c = 0;
+        while c < 0x20 {
+            t[c] = !matches!(c, 0x09 | 0x0a | 0x0d);
+            c += 1;
+        }
+        t[b'&' as usize] = true;
+        t[b'"' as usize] = true;
+        t[b'\'' as usize] = true;
+        t[b'<' as usize] = true;
+        t[b'>' as usize] = true;
+        t[0xef] = true;
+        t
+    };
     let b = s.as_bytes();
     let mut last = 0;
     let mut i = 0;
     while i < b.len() {
+        if !SPECIAL[b[i] as usize] {
+            i += 1;
+            continue;
+        }
         let (rep, len): (&[u8], usize) = match b[i] {
             b'&' => (b"&amp;", 1),
             b'"' => (b"&quot;", 1),
