@@ -774,9 +774,10 @@ fn regions_of(doc: &Option<Document>) -> &[(u32, u32)] {
 /// URL its markup gives, without a leading `www.`.
 pub fn site(url: &str, doc: Option<&Document>) -> Option<String> {
     let host = |u: &str| {
-        url::Url::parse(u)
-            .ok()
-            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+        let h = u
+            .contains("://")
+            .then(|| crate::document::host_and_tld(u).0)?;
+        (!h.is_empty()).then_some(h)
     };
     let h = host(url).or_else(|| doc?.metadata.canonical.as_deref().and_then(host))?;
     Some(h.strip_prefix("www.").map(str::to_owned).unwrap_or(h))
