@@ -69,9 +69,11 @@ hide.addEventListener('change',()=>{body.classList.toggle('hide-dropped',hide.ch
 const q=new URLSearchParams(location.hash.slice(1)),d=q.get('decision');\
 if(q.has('hide')){hide.checked=true;body.classList.add('hide-dropped');}\
 if(d&&[...scorer.options].some(o=>o.value==d)){scorer.value=d;show();}\
-document.addEventListener('toggle',e=>{const d=e.target;if(!d.dataset||!d.dataset.s||d.querySelector('table'))return;\
+function fill(d){if(!d.dataset||!d.dataset.s||d.querySelector('table'))return;\
 const t=document.createElement('table');for(const kv of d.dataset.s.split('|')){const i=kv.indexOf('='),r=t.insertRow();\
-r.insertCell().textContent=kv.slice(0,i);r.insertCell().textContent=kv.slice(i+1);}d.appendChild(t);},true);\
+r.insertCell().textContent=kv.slice(0,i);r.insertCell().textContent=kv.slice(i+1);}d.appendChild(t);}\
+document.addEventListener('toggle',e=>fill(e.target),true);\
+for(const d of document.querySelectorAll('details[open]'))fill(d);\
 body.dataset.ready='1';";
 
 /// `sha256-…` of a style sheet or script, for the Content-Security-Policy.
