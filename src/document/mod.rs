@@ -401,11 +401,12 @@ pub fn analyze(
     let (seg_input, mut dec) = to_segment(&page, &sniffed);
     times.decode += elapsed(&mut t);
     let (raw_text, line_ends) = html::raw_text_lines(&seg_input);
-    let seg = html::segment_lines(&raw_text, &line_ends, cfg.limits, cfg.syntax);
+    let mut seg = html::segment_lines(&raw_text, &line_ends, cfg.limits, cfg.syntax);
     times.segment += elapsed(&mut t);
 
     let no_text = seg.capped.map_or(Skip::NoText, Skip::Capped);
-    let mut blocks = make_blocks(&seg, raw_text.len(), cfg, &mut dec).ok_or(no_text)?;
+    let blocks_total = seg.blocks.len();
+    let mut blocks = make_blocks(&mut seg, raw_text.len(), cfg, &mut dec).ok_or(no_text)?;
     let regions = block_regions(&blocks, &seg.regions);
     let head = read_head(&seg, &blocks, &page.meta, &mut dec);
     times.features += elapsed(&mut t);
@@ -488,7 +489,7 @@ pub fn analyze(
         model: models.mlp(language).0,
         regions,
         page_text: head.page_text,
-        blocks_total: seg.blocks.len(),
+        blocks_total,
         blocks,
         scorer: models.scorer,
         threshold,
@@ -513,9 +514,14 @@ struct Decoder {
 
 impl Decoder {
     fn text(&mut self, bytes: &[u8]) -> String {
+        self.text_cow(bytes).into_owned()
+    }
+
+    /// [`Decoder::text`], borrowing `bytes` when they are already UTF-8.
+    fn text_cow<'b>(&mut self, bytes: &'b [u8]) -> Cow<'b, str> {
         let (s, bad) = decode::decode(bytes, self.encoding);
         self.malformed |= bad;
-        s.into_owned()
+        s
     }
 }
 
@@ -538,14 +544,18 @@ fn to_segment<'a>(page: &Page<'a>, sniffed: &decode::Sniffed) -> (Cow<'a, [u8]>,
 }
 
 /// The blocks of a segmented page that pass texrex's second pass, with their features and
-/// texts, unscored; `None` for a page without text (`raw_len`: bytes of its raw text).
+/// texts, unscored; `None` for a page without text (`raw_len`: bytes of its raw text). The
+/// blocks take their markup tokens from the segmentation's blocks.
 fn make_blocks(
-    seg: &html::Segmentation,
+    seg: &mut html::Segmentation,
     raw_len: usize,
     cfg: &Config,
     dec: &mut Decoder,
 ) -> Option<Vec<Block>> {
-    let decoded: Vec<String> = seg.blocks.iter().map(|b| dec.text(&b.text)).collect();
+    let mut markups: Vec<Vec<u32>> = (seg.blocks.iter_mut())
+        .map(|b| std::mem::take(&mut b.markup))
+        .collect();
+    let decoded: Vec<Cow<'_, str>> = seg.blocks.iter().map(|b| dec.text_cow(&b.text)).collect();
     let cleansed: Vec<Cleansed> = decoded.iter().map(|t| tx::second_pass(t)).collect();
     let inputs: Vec<BlockInput<'_>> = seg
         .blocks
@@ -554,13 +564,17 @@ fn make_blocks(
         .map(|(block, cleansed)| BlockInput { block, cleansed })
         .collect();
     let feats = tx::document_features(&inputs, seg.doctype, raw_len)?;
+    drop(inputs);
     let mut blocks = Vec::new();
     let mut paragraph_start = false;
-    let blocks_in = feats.iter().zip(&cleansed).zip(&seg.blocks).zip(&decoded);
-    for (idx, (((f, c), raw), decoded)) in blocks_in.enumerate() {
+    let blocks_in =
+        (feats.iter().zip(cleansed).zip(&seg.blocks)).zip(decoded.iter().zip(&mut markups));
+    for (idx, (((f, c), raw), (decoded, markup))) in blocks_in.enumerate() {
         paragraph_start |= raw.paragraph_start;
         let Some(f) = f else { continue };
-        let mut b = make_block(idx, f, raw, decoded, output_text(&c.text), cfg, dec);
+        let text = into_output_text(c.text);
+        let mut b = make_block(idx, f, raw, decoded, text, cfg, dec);
+        b.markup = std::mem::take(markup);
         b.paragraph_start = std::mem::take(&mut paragraph_start);
         blocks.push(b);
     }
@@ -568,7 +582,8 @@ fn make_blocks(
 }
 
 /// Block `idx` with its `features`, from the segmenter's `raw` block, its text `decoded` and
-/// after texrex's second pass (`cleansed`); whether it starts a paragraph is the caller's.
+/// after texrex's second pass (`cleansed`); its markup tokens and whether it starts a
+/// paragraph are the caller's.
 fn make_block(
     idx: usize,
     features: &Features,
@@ -613,7 +628,7 @@ fn make_block(
         paragraph_start: false,
         path: raw.path,
         depth: raw.depth,
-        markup: raw.markup.clone(),
+        markup: Vec::new(),
         text,
         marked,
         links,
@@ -987,9 +1002,26 @@ pub fn output_text(text: &str) -> String {
         }
         out.push(c);
     }
-    let mut out = match decode::nfc(&out) {
-        std::borrow::Cow::Borrowed(_) => out,
-        std::borrow::Cow::Owned(s) => s,
+    nfc_xml_safe(out)
+}
+
+/// [`output_text`] of an owned text, which comes back as it is when it has nothing to change.
+fn into_output_text(text: String) -> String {
+    let spaced = text.starts_with(' ')
+        || text.ends_with(' ')
+        || memchr::memmem::find(text.as_bytes(), b"  ").is_some();
+    if spaced {
+        output_text(&text)
+    } else {
+        nfc_xml_safe(text)
+    }
+}
+
+/// `text` in NFC, without the characters XML does not allow.
+fn nfc_xml_safe(text: String) -> String {
+    let mut out = match decode::nfc(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(s) => s,
     };
     decode::strip_xml_illegal(&mut out);
     out
@@ -1173,6 +1205,21 @@ mod tests {
     #[test]
     fn output_text_collapses_and_normalises() {
         assert_eq!(output_text("  a   b\u{1}e\u{301} "), "a bé");
+        // An owned text reads the same, whether it has anything to change or not.
+        let alphabet = [
+            " ", "  ", "a", "\u{1}", "e\u{301}", "é", "\u{fffe}", "\t", "\n",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..50_000 {
+            let mut s = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for k in 0..seed % 9 {
+                s.push_str(alphabet[(seed >> (k * 6)) as usize % alphabet.len()]);
+            }
+            assert_eq!(into_output_text(s.clone()), output_text(&s), "{s:?}");
+        }
     }
 
     /// A page analysed with the built-in models and the default configuration.
