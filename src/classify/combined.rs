@@ -22,9 +22,10 @@ use crate::html::cue;
 /// Number of features per block.
 pub const N_FEATURES: usize = 144 + CUE_FEATURES;
 
-/// Hashes of the lower-cased words (runs of alphanumeric characters) of a text.
-fn word_hashes(text: &str, mut each: impl FnMut(u64)) {
-    let mut word = String::new();
+/// Hashes of the lower-cased words (runs of alphanumeric characters) of a text; `word` is a
+/// buffer the caller keeps from one text to the next.
+fn word_hashes(text: &str, word: &mut String, mut each: impl FnMut(u64)) {
+    word.clear();
     let mut flush = |word: &mut String| {
         if !word.is_empty() {
             each(xxhash_rust::xxh3::xxh3_64(word.as_bytes()));
@@ -39,15 +40,15 @@ fn word_hashes(text: &str, mut each: impl FnMut(u64)) {
                 word.extend(c.to_lowercase());
             }
         } else {
-            flush(&mut word);
+            flush(word);
         }
     }
-    flush(&mut word);
+    flush(word);
 }
 
-fn word_set(text: &str) -> FxHashSet<u64> {
+fn word_set(text: &str, word: &mut String) -> FxHashSet<u64> {
     let mut set = FxHashSet::default();
-    word_hashes(text, |h| {
+    word_hashes(text, word, |h| {
         set.insert(h);
     });
     set
@@ -65,20 +66,21 @@ fn text_features(blocks: &[Block], page: &PageText) -> Vec<[f32; TEXT_FEATURES]>
     let n = blocks.len();
     // The title's distinct words, each with a bit (up to 64).
     let mut title: FxHashMap<u64, u32> = FxHashMap::default();
-    word_hashes(&page.title, |h| {
+    let mut word = String::new();
+    word_hashes(&page.title, &mut word, |h| {
         let next = title.len() as u32;
         if next < 64 {
             title.entry(h).or_insert(next);
         }
     });
-    let body = word_set(&page.body);
-    let description = word_set(&page.description);
+    let body = word_set(&page.body, &mut word);
+    let description = word_set(&page.description, &mut word);
     let mut rows = vec![[0f32; TEXT_FEATURES]; n];
     let mut match_of = vec![0f32; n];
     for (i, b) in blocks.iter().enumerate() {
         let (mut words, mut in_title, mut in_body, mut in_description) = (0u32, 0u32, 0u32, 0u32);
         let mut seen = 0u64;
-        word_hashes(&b.cleansed, |h| {
+        word_hashes(&b.cleansed, &mut word, |h| {
             words += 1;
             if let Some(&bit) = title.get(&h) {
                 in_title += 1;

@@ -7,6 +7,8 @@
 //! them is the caller's. Stop words come from the `stop-words` crate (Stopwords ISO lists),
 //! chosen by the document's language ([`stop_words()`]).
 
+use std::borrow::Cow;
+
 use super::Block;
 use super::detector::{self, Column, Cut, Decision, Shown};
 use crate::html::cue;
@@ -78,9 +80,9 @@ impl Default for Params {
 
 /// One block of a page as jusText sees it.
 #[derive(Debug, Clone, Default)]
-pub struct Paragraph {
-    /// The text, whitespace collapsed.
-    pub text: String,
+pub struct Paragraph<'a> {
+    /// The text, whitespace collapsed (a block's own text when the paragraph is one block).
+    pub text: Cow<'a, str>,
     /// Characters of the text inside `<a>` elements.
     pub link_chars: usize,
     /// Inside `h1`…`h6`.
@@ -93,7 +95,7 @@ pub struct Paragraph {
     pub image: bool,
 }
 
-impl Paragraph {
+impl Paragraph<'_> {
     /// Length in characters.
     pub fn length(&self) -> usize {
         self.text.chars().count()
@@ -309,7 +311,7 @@ pub fn stop_words_for(lang: Option<whatlang::Lang>) -> StopList {
 }
 
 /// The context-free class of a paragraph with stop-word density `density`.
-pub fn classify_context_free(p: &Paragraph, density: f64, params: &Params) -> Class {
+pub fn classify_context_free(p: &Paragraph<'_>, density: f64, params: &Params) -> Class {
     if p.image || p.link_density() > params.max_link_density {
         return Class::Bad;
     }
@@ -345,7 +347,7 @@ pub fn classify_context_free(p: &Paragraph, density: f64, params: &Params) -> Cl
 
 /// Classify a page's paragraphs.
 pub fn classify(
-    paragraphs: &[Paragraph],
+    paragraphs: &[Paragraph<'_>],
     stop: &FxHashSet<&str>,
     params: &Params,
 ) -> Vec<Judgement> {
@@ -395,7 +397,7 @@ pub fn classify(
 }
 
 /// Whether a GOOD block follows paragraph `i` with at most `max` characters between them.
-fn good_follows(paragraphs: &[Paragraph], class: &[Class], i: usize, max: usize) -> bool {
+fn good_follows(paragraphs: &[Paragraph<'_>], class: &[Class], i: usize, max: usize) -> bool {
     let mut distance = 0;
     for (p, &c) in paragraphs.iter().zip(class).skip(i + 1) {
         if distance > max {
@@ -524,10 +526,13 @@ impl detector::Detector for Detector {
                 paragraphs.push(Paragraph::default());
             }
             let p = paragraphs.last_mut().expect("pushed");
-            if !p.text.is_empty() {
-                p.text.push(' ');
+            if p.text.is_empty() {
+                p.text = Cow::Borrowed(&b.cleansed);
+            } else {
+                let text = p.text.to_mut();
+                text.push(' ');
+                text.push_str(&b.cleansed);
             }
-            p.text.push_str(&b.cleansed);
             // Link bytes are counted in the segmenter's text; scale them to characters.
             let share = if b.raw_bytes > 0 {
                 (b.link_bytes as f64 / b.raw_bytes as f64).min(1.0)
@@ -571,9 +576,9 @@ mod tests {
     }
     use Class::*;
 
-    fn para(text: &str) -> Paragraph {
+    fn para(text: &str) -> Paragraph<'static> {
         Paragraph {
-            text: text.to_string(),
+            text: text.to_string().into(),
             ..Paragraph::default()
         }
     }
