@@ -119,6 +119,7 @@ pub(super) fn is_ws(b: u8) -> bool {
 /// at the start of a line.
 pub(super) fn push_collapsed(shown: &mut Vec<u8>, bytes: &[u8]) {
     let mut in_word = shown.last().is_some_and(|&l| !is_ws(l));
+    shown.reserve(bytes.len());
     for &b in bytes {
         if mark::is_mark(b) {
             continue;

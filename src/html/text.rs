@@ -53,7 +53,12 @@ impl Stripper<'_> {
         let (before, mut words, mut texted) = (t.len(), 0u32, false);
         // Whether the text so far ends in a word.
         let mut in_word = t.last().is_some_and(|&l| !is_ws(l));
-        t.reserve(bytes.len());
+        // A block's text mostly grows by several writes: its first buffer holds 64 bytes.
+        t.reserve(if t.capacity() == 0 {
+            bytes.len().max(64)
+        } else {
+            bytes.len()
+        });
         for &b in bytes {
             if !is_ws(b) {
                 words += u32::from(!in_word);
