@@ -610,11 +610,7 @@ fn make_block(
     // The text with its inline markup, for Markdown, when it has any.
     let marked = (cfg.marks && !cfg.texrex_text && shown.bytes().any(html::mark::is_mark))
         .then(|| shown_text_marked(shown, raw.pre, cfg.mask, true));
-    let links = raw
-        .links
-        .iter()
-        .map(|href| tx::unescape(&dec.text(href)).trim().to_owned())
-        .collect();
+    let links = raw.links.iter().map(|href| link(href, dec)).collect();
     Block {
         idx,
         features: *features,
@@ -636,6 +632,23 @@ fn make_block(
         cleansed,
         kind: raw.kind,
         dup_of: None,
+    }
+}
+
+/// A link's target as written in the page: decoded, unescaped and trimmed.
+fn link(href: &[u8], dec: &mut Decoder) -> String {
+    let href = dec.text_cow(href);
+    // Unescaping copies a text without references as it is.
+    let link = if href.contains('&') {
+        tx::unescape(&href)
+    } else {
+        href.into_owned()
+    };
+    let trimmed = link.trim();
+    if trimmed.len() == link.len() {
+        link
+    } else {
+        trimmed.to_owned()
     }
 }
 
@@ -968,29 +981,50 @@ fn shown_text_marked(shown: &str, pre: bool, mask: Mask, marks: bool) -> String 
             .map_or(text.len(), |i| text[..i].rfind('\n').map_or(0, |n| n + 1));
         text[start..].trim_end().to_owned()
     } else {
-        let mut out = String::with_capacity(text.len());
-        for line in text.split('\n') {
-            let line = line.trim_matches(' ');
-            if !out.is_empty() || !line.is_empty() {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                let mut last = '\n';
-                for c in line.chars() {
-                    if !(c == ' ' && last == ' ') {
-                        out.push(c);
-                    }
-                    last = c;
-                }
-            }
-        }
-        out.truncate(out.trim_end().len());
-        out
+        collapse_lines(&mut text);
+        text
     };
     match decode::nfc(&text) {
         std::borrow::Cow::Borrowed(_) => text,
         std::borrow::Cow::Owned(s) => s,
     }
+}
+
+/// Lines of shown text, in place: each line trimmed of spaces and their runs collapsed, the
+/// empty lines before the first text dropped, trailing whitespace removed.
+fn collapse_lines(text: &mut String) {
+    // Only ASCII spaces and line feeds go, so what is left is UTF-8.
+    let mut bytes = std::mem::take(text).into_bytes();
+    let (mut w, mut r, n) = (0, 0, bytes.len());
+    while r <= n {
+        let end = memchr::memchr(b'\n', &bytes[r..]).map_or(n, |i| r + i);
+        let (mut s, mut e) = (r, end);
+        while s < e && bytes[s] == b' ' {
+            s += 1;
+        }
+        while e > s && bytes[e - 1] == b' ' {
+            e -= 1;
+        }
+        if w != 0 || s < e {
+            if w != 0 {
+                bytes[w] = b'\n';
+                w += 1;
+            }
+            let mut last = b'\n';
+            for i in s..e {
+                let c = bytes[i];
+                if !(c == b' ' && last == b' ') {
+                    bytes[w] = c;
+                    w += 1;
+                }
+                last = c;
+            }
+        }
+        r = end + 1;
+    }
+    bytes.truncate(w);
+    *text = String::from_utf8(bytes).expect("only ASCII bytes were removed");
+    text.truncate(text.trim_end().len());
 }
 
 /// texrex's output text: runs of spaces collapsed, trimmed; then NFC and XML-safe.
@@ -1200,6 +1234,62 @@ mod tests {
             assert_eq!(shown_text(&s, false, Mask::default()), second, "{s:?}");
         }
         assert!(plain > 10_000, "{plain} plain texts");
+    }
+
+    #[test]
+    fn lines_collapse_in_place_as_line_by_line() {
+        // The lines put together one by one, as a reference.
+        fn by_lines(text: &str) -> String {
+            let mut out = String::new();
+            for line in text.split('\n') {
+                let line = line.trim_matches(' ');
+                if !out.is_empty() || !line.is_empty() {
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    let mut last = '\n';
+                    for c in line.chars() {
+                        if !(c == ' ' && last == ' ') {
+                            out.push(c);
+                        }
+                        last = c;
+                    }
+                }
+            }
+            out.truncate(out.trim_end().len());
+            out
+        }
+        let alphabet = [
+            " ", "  ", "\n", "a", "é", "\u{a0}", "\u{3000}", "\t", "\n \n",
+        ];
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        for _ in 0..50_000 {
+            let mut s = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for k in 0..seed % 12 {
+                s.push_str(alphabet[(seed >> (k * 5)) as usize % alphabet.len()]);
+            }
+            let mut t = s.clone();
+            collapse_lines(&mut t);
+            assert_eq!(t, by_lines(&s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn links_are_decoded_unescaped_and_trimmed() {
+        let mut dec = Decoder {
+            encoding: encoding_rs::WINDOWS_1252,
+            malformed: false,
+        };
+        assert_eq!(link(b" /a?b=1&amp;c=\xe9 ", &mut dec), "/a?b=1&c=é");
+        assert_eq!(link(b"/a&b\t", &mut dec), "/a&b");
+        assert_eq!(link(b"\xe9", &mut dec), "é");
+        dec.encoding = encoding_rs::UTF_8;
+        assert_eq!(link(b"/plain", &mut dec), "/plain");
+        assert_eq!(link(b"&#32; /x", &mut dec), "&#32; /x");
+        assert!(!dec.malformed);
     }
 
     #[test]
