@@ -29,9 +29,20 @@ pub struct Stats {
 impl Stats {
     /// The features of a block's text, `link_words` of whose words are inside links.
     pub fn of(text: &str, link_words: u32) -> Stats {
+        // Word lengths in characters; an ASCII text's without decoding it.
+        if text.is_ascii() {
+            let lengths = super::ascii_words(text.as_bytes()).map(<[u8]>::len);
+            Stats::of_words(lengths, link_words)
+        } else {
+            let lengths = text.split_whitespace().map(|w| w.chars().count());
+            Stats::of_words(lengths, link_words)
+        }
+    }
+
+    /// [`Stats::of`] a text whose words have these `lengths` in characters.
+    fn of_words(lengths: impl Iterator<Item = usize>, link_words: u32) -> Stats {
         let (mut words, mut lines, mut line_len, mut line_words) = (0u32, 0u32, 0usize, 0u32);
-        for w in text.split_whitespace() {
-            let len = w.chars().count();
+        for len in lengths {
             words += 1;
             if lines == 0 {
                 lines = 1;
@@ -287,6 +298,11 @@ mod tests {
         assert_eq!(Stats::of(&full, 0).text_density, 2.0);
         let over = format!("{} {}", "a".repeat(40), "b".repeat(40));
         assert_eq!(Stats::of(&over, 0).text_density, 1.0);
+        // An ASCII text is measured as its characters are, and a non-ASCII one in characters.
+        let spaced = text.replace(' ', "\x0b \t") + &format!("\r\n{over}\x0c{full}");
+        let by_chars = Stats::of_words(spaced.split_whitespace().map(|w| w.chars().count()), 3);
+        assert_eq!(Stats::of(&spaced, 3), by_chars);
+        assert_eq!(Stats::of(&text.replace('j', "é"), 3), Stats::of(&text, 3));
     }
 
     #[test]

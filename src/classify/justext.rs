@@ -144,15 +144,12 @@ fn stop_words_in(text: &str, stop: &FxHashSet<&str>) -> (usize, usize) {
     (words, hits)
 }
 
-/// [`stop_words_in`] of an ASCII text, without decoding it: its whitespace is
-/// [`char::is_whitespace`]'s ASCII whitespace (which, unlike [`u8::is_ascii_whitespace`],
-/// includes the vertical tab).
+/// [`stop_words_in`] of an ASCII text, without decoding it ([`super::ascii_words`]).
 fn ascii_stop_words(text: &[u8], stop: &FxHashSet<&str>) -> (usize, usize) {
     let mut words = 0usize;
     let mut hits = 0usize;
     let mut buf = [0u8; 64];
-    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r');
-    for w in text.split(space).filter(|w| !w.is_empty()) {
+    for w in super::ascii_words(text) {
         words += 1;
         if w.len() > buf.len() {
             continue; // longer than any stop word (a test checks the lists)
