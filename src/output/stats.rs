@@ -88,7 +88,12 @@ impl FileStats {
 
     /// Add to a counter in a map.
     pub fn bump(map: &mut BTreeMap<String, u64>, key: &str, by: u64) {
-        *map.entry(key.to_string()).or_default() += by;
+        match map.get_mut(key) {
+            Some(n) => *n += by,
+            None => {
+                map.insert(key.to_string(), by);
+            }
+        }
     }
 
     /// Sum of all fates (must equal `records`).
