@@ -552,7 +552,9 @@ fn make_blocks(
     cfg: &Config,
     dec: &mut Decoder,
 ) -> Option<Vec<Block>> {
-    let mut markups: Vec<Vec<u32>> = (seg.blocks.iter_mut())
+    let mut markups: Vec<Vec<u32>> = seg
+        .blocks
+        .iter_mut()
         .map(|b| std::mem::take(&mut b.markup))
         .collect();
     let decoded: Vec<Cow<'_, str>> = seg.blocks.iter().map(|b| dec.text_cow(&b.text)).collect();
