@@ -1264,19 +1264,24 @@ mod tests {
         let alphabet = [
             " ", "  ", "\n", "a", "é", "\u{a0}", "\u{3000}", "\t", "\n \n",
         ];
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
-        for _ in 0..50_000 {
-            let mut s = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            for k in 0..seed % 12 {
-                s.push_str(alphabet[(seed >> (k * 5)) as usize % alphabet.len()]);
-            }
+        for s in random_texts(0x853c_49e6_748f_ea9b, &alphabet, 11) {
             let mut t = s.clone();
             collapse_lines(&mut t);
             assert_eq!(t, by_lines(&s), "{s:?}");
         }
+    }
+
+    /// 50,000 pseudo-random texts of up to `parts` pieces of `alphabet`, from `seed`.
+    fn random_texts(mut seed: u64, alphabet: &[&str], parts: u64) -> Vec<String> {
+        let mut texts = Vec::new();
+        for _ in 0..50_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let piece = |k: u64| alphabet[(seed >> (k * 5 % 60)) as usize % alphabet.len()];
+            texts.push((0..seed % (parts + 1)).map(piece).collect());
+        }
+        texts
     }
 
     #[test]
@@ -1301,15 +1306,7 @@ mod tests {
         let alphabet = [
             " ", "  ", "a", "\u{1}", "e\u{301}", "é", "\u{fffe}", "\t", "\n",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..50_000 {
-            let mut s = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            for k in 0..seed % 9 {
-                s.push_str(alphabet[(seed >> (k * 6)) as usize % alphabet.len()]);
-            }
+        for s in random_texts(0x2545_f491_4f6c_dd1d, &alphabet, 8) {
             assert_eq!(into_output_text(s.clone()), output_text(&s), "{s:?}");
         }
     }
