@@ -200,9 +200,10 @@ def main():
     # one core busy; on 2 cores the scaling cannot exceed 2 over -j1's cores.
     busy1 = statistics.median(r[0] / r[1] for r in runs[j1])
     busy2 = statistics.median(r[0] / r[1] for r in runs[j2])
-    bound = "; the most -j2 can gain on 2 cores: %.2f" % (2 / busy1) if os.cpu_count() == 2 else ""
+    cores = len(os.sched_getaffinity(0))
+    bound = "; the most -j2 can gain on 2 cores: %.2f" % (2 / busy1) if cores == 2 else ""
     print("Cores kept busy (CPU s / wall s, median): -j1 %.2f, -j2 %.2f (of %d)%s"
-          % (busy1, busy2, os.cpu_count(), bound))
+          % (busy1, busy2, cores, bound))
     page = os.path.join(OUT, "small.html")
     with open(page, "w") as f:
         f.write(SMALL_PAGE)

@@ -81,7 +81,8 @@ impl Default for Params {
 /// One block of a page as jusText sees it.
 #[derive(Debug, Clone, Default)]
 pub struct Paragraph<'a> {
-    /// The text, whitespace collapsed (a block's own text when the paragraph is one block).
+    /// The text, whitespace collapsed (borrowed from a block when only one of its blocks has
+    /// text).
     pub text: Cow<'a, str>,
     /// Characters of the text inside `<a>` elements.
     pub link_chars: usize,

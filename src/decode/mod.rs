@@ -182,9 +182,11 @@ pub fn strip_xml_illegal(s: &mut String) {
     }
 }
 
-/// Whether UTF-8 `bytes` have a byte that starts a character XML does not allow: all such
-/// characters are ASCII controls or U+FFFE/U+FFFF (`EF BF BE/BF`). The bytes are read 32 at a
-/// time without branching, which the compiler turns into vector comparisons.
+/// Whether UTF-8 `bytes` may hold a character XML does not allow: all such characters are
+/// ASCII controls or U+FFFE/U+FFFF (`EF BF BE/BF`), so this is true for an ASCII control other
+/// than tab, line feed and carriage return, and for any `EF` (which also starts allowed
+/// characters). The bytes are read 32 at a time without branching, which the compiler turns
+/// into vector comparisons.
 fn may_hold_xml_illegal(bytes: &[u8]) -> bool {
     let suspicious = |b: u8| (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r') | (b == 0xEF);
     let mut chunks = bytes.chunks_exact(32);

@@ -102,7 +102,7 @@ pub struct RawBlock {
     pub depth: u16,
     /// The [`markup_token`](super::markup_token)s of the `class` and `id` values of the
     /// elements around its first text (at most `MAX_BLOCK_TOKENS`, the innermost elements'
-    /// first), sorted, distinct.
+    /// first), sorted, distinct. `document::analyze` moves them into its blocks.
     pub markup: Vec<u32>,
 }
 
