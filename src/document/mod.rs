@@ -986,10 +986,7 @@ fn shown_text_marked(shown: &str, pre: bool, mask: Mask, marks: bool) -> String 
         collapse_lines(&mut text);
         text
     };
-    match decode::nfc(&text) {
-        std::borrow::Cow::Borrowed(_) => text,
-        std::borrow::Cow::Owned(s) => s,
-    }
+    nfc_owned(text)
 }
 
 /// Lines of shown text, in place: each line trimmed of spaces and their runs collapsed, the
@@ -1055,12 +1052,17 @@ fn into_output_text(text: String) -> String {
 
 /// `text` in NFC, without the characters XML does not allow.
 fn nfc_xml_safe(text: String) -> String {
-    let mut out = match decode::nfc(&text) {
-        Cow::Borrowed(_) => text,
-        Cow::Owned(s) => s,
-    };
+    let mut out = nfc_owned(text);
     decode::strip_xml_illegal(&mut out);
     out
+}
+
+/// `text` in NFC: itself when it already is.
+fn nfc_owned(text: String) -> String {
+    match decode::nfc(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(s) => s,
+    }
 }
 
 /// Document figures from block scores (`DecideMlp`). Characters are true code point counts.
