@@ -5,11 +5,13 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
+use fastwarc::stream_io::traits::IntoWarcReader;
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{SharedWarcRecord, WarcRecord};
 use memchr::memmem;
 
 pub mod http;
+mod members;
 pub mod source;
 
 pub use source::{Location, Retry, Source};
@@ -106,7 +108,13 @@ pub fn read(src: &Source, opts: ReadOptions, f: impl FnMut(ReadItem) -> bool) ->
             Some(r) => r,
             None => BufReader::with_capacity(1 << 17, src.open_at(start)?),
         };
-        let pass = read_pass(reader, start, gzip, opts, &mut out)?;
+        let pass = if gzip {
+            let head = reader.buffer().to_vec();
+            let members = members::Members::new(reader.into_inner(), start, head);
+            read_pass(members, start, opts, &mut out)?
+        } else {
+            read_pass(reader, start, opts, &mut out)?
+        };
         // A stop request can surface as a read error; it is not damage to recover from.
         if crate::signals::stop_requested() {
             return Err(stopped());
@@ -209,9 +217,8 @@ struct Pass {
 /// to the end of the input or the first damage. A record whose block could not be read is
 /// held back as [`ReadItem::Broken`]. An `Interrupted` error when the callback asked to stop.
 fn read_pass<F: FnMut(ReadItem) -> bool>(
-    reader: BufReader<source::Reader>,
+    reader: impl IntoWarcReader,
     start: u64,
-    gzip: bool,
     opts: ReadOptions,
     out: &mut Handover<F>,
 ) -> io::Result<Pass> {
@@ -222,7 +229,6 @@ fn read_pass<F: FnMut(ReadItem) -> bool>(
         ..Default::default()
     };
     let iter = ArchiveIterator::with_options(reader, options);
-    let mut first = true;
     let mut last_offset = start;
     for item in iter {
         if !out.go_on {
@@ -234,15 +240,7 @@ fn read_pass<F: FnMut(ReadItem) -> bool>(
                 last_offset,
             });
         };
-        let (record, result) = rec.with_mut(|r| {
-            let mut offset = r.stream_pos();
-            // After a seek, the first member reports no member start of its own.
-            if gzip && first && offset < start {
-                offset = start;
-            }
-            take_record(r, offset, opts.max_payload)
-        });
-        first = false;
+        let (record, result) = rec.with_mut(|r| take_record(r, r.stream_pos(), opts.max_payload));
         last_offset = record.offset;
         out.flush(record.offset);
         match result {
@@ -367,13 +365,15 @@ fn resync(src: &Source, from: u64, gzip: bool) -> io::Result<(Option<u64>, u64)>
     }
 }
 
+/// Read until `buf` is full or the input ends; the number of bytes read. A stop asked for by
+/// a signal ends it with the reader's `Interrupted` error.
 fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match r.read(&mut buf[n..]) {
             Ok(0) => break,
             Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted && !crate::signals::is_stop(&e) => {}
             Err(e) => return Err(e),
         }
     }
@@ -454,6 +454,97 @@ mod tests {
             assert!(r.block.ends_with(b"<p>hi</p>"));
             expect += m.len() as u64;
         }
+    }
+
+    /// Hex digits of a 64-bit LCG: text that gzip shrinks only to about half.
+    fn noise(n: usize) -> String {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from_digit((x >> 60) as u32, 16).unwrap()
+            })
+            .collect()
+    }
+
+    /// The offset and length of a record read (of any fate).
+    fn place(item: &ReadItem) -> (u64, u64) {
+        match item {
+            ReadItem::Record(r) | ReadItem::TooLarge(r) | ReadItem::Broken(r, _) => {
+                (r.offset, r.length)
+            }
+            ReadItem::Skipped { .. } => panic!("{item:?}"),
+        }
+    }
+
+    #[test]
+    fn members_beyond_the_window_and_beyond_the_largest_whole_member_are_read() {
+        // b's compressed size is over half the first window, so it is read with a larger
+        // one; c decompresses to more than `MAX_MEMBER`, so `GzipReader` reads c and d.
+        let big = "<p>the same words</p>".repeat(17 << 20 >> 4);
+        let members = [
+            gz(&record("http://x/a", "<p>a</p>")),
+            gz(&record("http://x/b", &noise(700_000))),
+            gz(&record("http://x/c", &big)),
+            gz(&record("http://x/d", "<p>d</p>")),
+        ];
+        assert!(members[1].len() > 256 << 10 && big.len() > 16 << 20);
+        let items = read_all(&members.concat());
+        assert_eq!(items.len(), 4, "{items:?}");
+        let mut expect = 0u64;
+        for (item, m) in items.iter().zip(&members) {
+            assert_eq!(place(item), (expect, m.len() as u64));
+            expect += m.len() as u64;
+        }
+        assert!(matches!(&items[2], ReadItem::TooLarge(_)));
+        let ReadItem::Record(b) = &items[1] else {
+            panic!("{:?}", items[1])
+        };
+        assert!(b.block.ends_with(noise(700_000).as_bytes()));
+        let ReadItem::Record(d) = &items[3] else {
+            panic!("{:?}", items[3])
+        };
+        assert!(d.block.ends_with(b"<p>d</p>"));
+    }
+
+    #[test]
+    fn empty_members_and_members_of_several_records_lose_nothing() {
+        // Two records in the first member, an empty member, then a member per record.
+        let two = gz(&[
+            record("http://x/a", "<p>a</p>"),
+            record("http://x/b", "<p>b</p>"),
+        ]
+        .concat());
+        let empty = gz(b"");
+        let c = gz(&record("http://x/c", "<p>c</p>"));
+        let d = gz(&record("http://x/d", "<p>d</p>"));
+        let file = [two.clone(), empty.clone(), c.clone(), d.clone()].concat();
+        let items = read_all(&file);
+        let uris: Vec<&str> = items
+            .iter()
+            .map(|i| match i {
+                ReadItem::Record(r) => r.target_uri.as_deref().unwrap(),
+                _ => panic!("{i:?}"),
+            })
+            .collect();
+        assert_eq!(
+            uris,
+            ["http://x/a", "http://x/b", "http://x/c", "http://x/d"]
+        );
+        // Inside the first member, b's offset is where its content is in proportion.
+        let places: Vec<(u64, u64)> = items.iter().map(place).collect();
+        assert_eq!(places[0].0, 0);
+        assert!(
+            places[1].0 > 0 && places[1].0 < two.len() as u64,
+            "{places:?}"
+        );
+        let c_at = (two.len() + empty.len()) as u64;
+        assert_eq!(places[2], (c_at, c.len() as u64));
+        assert_eq!(places[3], (c_at + c.len() as u64, d.len() as u64));
+        let total: u64 = places.iter().map(|p| p.1).sum();
+        assert_eq!(total, file.len() as u64);
     }
 
     #[test]

@@ -1,0 +1,486 @@
+//! The gzip members of a `.warc.gz`, each decompressed whole by libdeflate, which inflates
+//! about twice as fast as the streaming zlib-rs inside `fastwarc`'s `GzipReader`.
+//!
+//! A member that libdeflate cannot decompress whole (corrupt, cut by the end of the input, or
+//! more than [`MAX_MEMBER`] bytes compressed or decompressed) hands the rest
+//! of the pass to `GzipReader`, from that member's start. So a damaged or cut member yields the
+//! same bytes and errors as before, and the reader's recovery (`super::read`) is unchanged.
+//!
+//! To `fastwarc` this is a stream decoder like `GzipReader`: a record's offset is the start
+//! of the member its `WARC/` line is in ([`WarcRead::frame_start_position`]).
+
+use std::any::Any;
+use std::io::{self, BufRead, Read, Seek, SeekFrom};
+
+use fastwarc::stream_io::gzip::GzipReader;
+use fastwarc::stream_io::traits::WarcRead;
+
+use super::source;
+
+/// How much compressed input is first kept ahead of the next member (at least half of it,
+/// unless the input ends first). A member that may be longer doubles it, up to
+/// [`MAX_MEMBER`]. A Common Crawl member (a record of at most about 1 MiB of payload) is
+/// mostly far smaller.
+const FIRST_WINDOW: usize = 256 << 10;
+
+/// The largest member decompressed whole, compressed or not; a larger one, and the rest of
+/// the pass, is read by `GzipReader`.
+const MAX_MEMBER: usize = 16 << 20;
+
+/// The output room a member is first given, doubled while it is too small.
+const FIRST_ROOM: usize = 256 << 10;
+
+/// A reader of the decompressed content of a gzip file's members, from a member's start.
+pub struct Members {
+    /// Where compressed input comes from, after `input`; `None` once `GzipReader` has it.
+    src: Option<source::Reader>,
+    /// Compressed input read and not yet decompressed, from `input[in_at]`.
+    input: Vec<u8>,
+    /// The file offset of `input[0]`.
+    in_base: u64,
+    /// Where the next member starts in `input`.
+    in_at: usize,
+    /// `src` has no more bytes.
+    eof: bool,
+    /// How much input is kept ahead (see [`FIRST_WINDOW`]).
+    window: usize,
+    /// The current member's content is `out[out_at..out_len]` (what is not yet consumed).
+    out: Vec<u8>,
+    out_at: usize,
+    out_len: usize,
+    /// The file offset and compressed length of the current member.
+    member_start: u64,
+    member_len: u64,
+    /// Decompressed bytes consumed.
+    pos: u64,
+    decompressor: Decompressor,
+    /// The rest of the pass, once a member could not be decompressed whole.
+    fallback: Option<GzipReader<Rest>>,
+}
+
+impl Members {
+    /// The members of a file from offset `start`, where `head` holds the bytes already read
+    /// from there and `src` is positioned after them.
+    pub fn new(src: source::Reader, start: u64, head: Vec<u8>) -> Members {
+        Members {
+            src: Some(src),
+            input: head,
+            in_base: start,
+            in_at: 0,
+            eof: false,
+            window: FIRST_WINDOW,
+            out: Vec::new(),
+            out_at: 0,
+            out_len: 0,
+            member_start: start,
+            member_len: 0,
+            pos: 0,
+            decompressor: Decompressor::new(),
+            fallback: None,
+        }
+    }
+
+    /// Keep at least half the window of input ahead of the next member (all of it when
+    /// `full`), unless the input ends first.
+    fn top_up(&mut self, full: bool) -> io::Result<()> {
+        let want = if full { self.window } else { self.window / 2 };
+        let Some(src) = self.src.as_mut() else {
+            return Ok(());
+        };
+        if self.eof || self.input.len() - self.in_at >= want {
+            return Ok(());
+        }
+        self.input.drain(..self.in_at);
+        self.in_base += self.in_at as u64;
+        self.in_at = 0;
+        let have = self.input.len();
+        self.input.resize(self.window, 0);
+        let n = super::read_full(src, &mut self.input[have..])?;
+        self.input.truncate(have + n);
+        self.eof = self.input.len() < self.window;
+        Ok(())
+    }
+
+    /// Decompress the next member into `out`; at the end of the input, leave `out` empty. A
+    /// member libdeflate cannot decompress whole starts the fallback.
+    fn next_member(&mut self) -> io::Result<()> {
+        self.out_at = 0;
+        self.out_len = 0;
+        self.top_up(false)?;
+        if self.in_at == self.input.len() {
+            return Ok(());
+        }
+        if self.out.is_empty() {
+            self.out.resize(FIRST_ROOM, 0);
+        }
+        loop {
+            match self
+                .decompressor
+                .gzip(&self.input[self.in_at..], &mut self.out)
+            {
+                Inflated::Whole { used, len } => {
+                    self.member_start = self.in_base + self.in_at as u64;
+                    self.member_len = used as u64;
+                    self.in_at += used;
+                    self.out_len = len;
+                    return Ok(());
+                }
+                Inflated::NoRoom if self.out.len() < MAX_MEMBER => {
+                    let room = (self.out.len() * 2).min(MAX_MEMBER);
+                    self.out.resize(room, 0);
+                }
+                Inflated::Bad
+                    if !self.eof
+                        && self.input[self.in_at..].starts_with(b"\x1f\x8b\x08")
+                        && self.input.len() - self.in_at < MAX_MEMBER =>
+                {
+                    // Perhaps the member goes on past the input read so far.
+                    if self.input.len() - self.in_at == self.window {
+                        self.window = (self.window * 2).min(MAX_MEMBER);
+                    }
+                    self.top_up(true)?;
+                }
+                Inflated::NoRoom | Inflated::Bad => return self.fall_back(),
+            }
+        }
+    }
+
+    /// Hand the rest of the input, from the next member's start, to `GzipReader`.
+    fn fall_back(&mut self) -> io::Result<()> {
+        let Some(src) = self.src.take() else {
+            return Ok(());
+        };
+        let rest = Rest {
+            pos: self.in_base + self.in_at as u64,
+            head: self.input.split_off(self.in_at),
+            at: 0,
+            src,
+        };
+        self.input = Vec::new();
+        self.out = Vec::new();
+        self.fallback = Some(GzipReader::new(rest));
+        Ok(())
+    }
+}
+
+impl BufRead for Members {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        // A member may be empty: go on to the next one with content, or the end.
+        while self.fallback.is_none() && self.out_at == self.out_len {
+            let before = self.in_base + self.in_at as u64;
+            self.next_member()?;
+            if self.in_base + self.in_at as u64 == before {
+                break; // the end of the input, or the fallback took over
+            }
+        }
+        match &mut self.fallback {
+            Some(gz) => gz.fill_buf(),
+            None => Ok(&self.out[self.out_at..self.out_len]),
+        }
+    }
+
+    fn consume(&mut self, amount: usize) {
+        match &mut self.fallback {
+            Some(gz) => gz.consume(amount),
+            None => self.out_at = (self.out_at + amount).min(self.out_len),
+        }
+        self.pos += amount as u64;
+    }
+}
+
+impl Read for Members {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.fill_buf()?.read(buf)?;
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl Seek for Members {
+    /// Only forward, by reading (positions are in the decompressed content).
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let target = match to {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+            SeekFrom::End(_) => None,
+        };
+        match target {
+            Some(t) if t >= self.pos => {
+                while self.pos < t {
+                    let n = self.fill_buf()?.len().min((t - self.pos) as usize);
+                    if n == 0 {
+                        break;
+                    }
+                    self.consume(n);
+                }
+                Ok(self.pos)
+            }
+            _ => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "a gzip input can only be read forward",
+            )),
+        }
+    }
+}
+
+impl WarcRead for Members {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+
+    fn inner_seek(&mut self, _pos: SeekFrom) -> io::Result<u64> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "the reader seeks by opening the file again",
+        ))
+    }
+
+    /// The file offset of what is read next: the next member's start between members; inside
+    /// a member (which only a member of several records asks), the offset in proportion to
+    /// how much of its content was read.
+    fn inner_stream_position(&mut self) -> io::Result<u64> {
+        if let Some(gz) = &mut self.fallback {
+            return gz.inner_stream_position();
+        }
+        if self.out_at == self.out_len {
+            return Ok(self.in_base + self.in_at as u64);
+        }
+        let share = self.member_len as u128 * self.out_at as u128 / self.out_len as u128;
+        Ok(self.member_start + share as u64)
+    }
+
+    fn frame_start_position(&mut self) -> io::Result<Option<u64>> {
+        match &mut self.fallback {
+            Some(gz) => gz.frame_start_position(),
+            None => Ok(Some(self.member_start)),
+        }
+    }
+
+    fn is_stream_decoder(&self) -> bool {
+        true
+    }
+}
+
+/// The compressed input from a member's start, for `GzipReader`: the bytes read ahead, then
+/// the source. It tells its file offset, which `GzipReader` reports members by.
+struct Rest {
+    head: Vec<u8>,
+    at: usize,
+    src: source::Reader,
+    /// The file offset of the next byte.
+    pos: u64,
+}
+
+impl Read for Rest {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = if self.at < self.head.len() {
+            let n = (&self.head[self.at..]).read(buf)?;
+            self.at += n;
+            n
+        } else {
+            self.src.read(buf)?
+        };
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for Rest {
+    /// Only tells the position.
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        match to {
+            SeekFrom::Current(0) => Ok(self.pos),
+            _ => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "the rest of a gzip input is read forward",
+            )),
+        }
+    }
+}
+
+/// What one call of libdeflate made of the input.
+enum Inflated {
+    /// A whole member: `used` bytes of input, `len` bytes of content.
+    Whole { used: usize, len: usize },
+    /// The content does not fit the output.
+    NoRoom,
+    /// Not a whole, intact gzip member (bad header, data or checksum, or cut short).
+    Bad,
+}
+
+/// A libdeflate decompressor.
+struct Decompressor(*mut libdeflate_sys::libdeflate_decompressor);
+
+// SAFETY: a libdeflate decompressor holds no reference to thread-local state; it is used by
+// one thread at a time (`&mut self`).
+unsafe impl Send for Decompressor {}
+
+impl Decompressor {
+    fn new() -> Decompressor {
+        // SAFETY: no arguments; the result is checked.
+        let d = unsafe { libdeflate_sys::libdeflate_alloc_decompressor() };
+        assert!(!d.is_null(), "libdeflate could not allocate a decompressor");
+        Decompressor(d)
+    }
+
+    /// Decompress the gzip member at the start of `input` into `out`.
+    fn gzip(&mut self, input: &[u8], out: &mut [u8]) -> Inflated {
+        let (mut used, mut len) = (0usize, 0usize);
+        // SAFETY: the pointers and lengths are those of live slices; libdeflate writes at
+        // most `out.len()` bytes and reads at most `input.len()`.
+        let result = unsafe {
+            libdeflate_sys::libdeflate_gzip_decompress_ex(
+                self.0,
+                input.as_ptr().cast(),
+                input.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                &mut used,
+                &mut len,
+            )
+        };
+        match result {
+            libdeflate_sys::libdeflate_result_LIBDEFLATE_SUCCESS => Inflated::Whole { used, len },
+            libdeflate_sys::libdeflate_result_LIBDEFLATE_INSUFFICIENT_SPACE => Inflated::NoRoom,
+            _ => Inflated::Bad,
+        }
+    }
+}
+
+impl Drop for Decompressor {
+    fn drop(&mut self) {
+        // SAFETY: allocated by `libdeflate_alloc_decompressor`, freed once.
+        unsafe { libdeflate_sys::libdeflate_free_decompressor(self.0) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// Bytes gzip cannot shrink (a 64-bit LCG's high bytes).
+    fn noise(n: usize) -> Vec<u8> {
+        let mut x = 1u64;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (x >> 56) as u8
+            })
+            .collect()
+    }
+
+    /// `Members` over `file` from `start`, given `head` bytes read ahead.
+    fn members(
+        file: &[u8],
+        start: usize,
+        head: usize,
+        name: &str,
+    ) -> (Members, std::path::PathBuf) {
+        let path =
+            std::env::temp_dir().join(format!("cowrex-members-{}-{name}", std::process::id()));
+        std::fs::write(&path, file).unwrap();
+        let src = source::Source::new(source::Location::File(path.clone()), Default::default());
+        let reader = src.open_at((start + head) as u64).unwrap();
+        let m = Members::new(reader, start as u64, file[start..start + head].to_vec());
+        (m, path)
+    }
+
+    /// Read one member's content through `fill_buf`: the content, the member start it
+    /// reports, and whether libdeflate decompressed it (in one piece).
+    fn next_content(m: &mut Members) -> (Vec<u8>, u64, bool) {
+        let mut got = m.fill_buf().unwrap().to_vec();
+        let at = m.frame_start_position().unwrap().unwrap();
+        let whole = m.fallback.is_none();
+        m.consume(got.len());
+        // GzipReader may hand a member over in several pieces.
+        if !whole {
+            loop {
+                let more = m.fill_buf().unwrap().to_vec();
+                if more.is_empty() || m.frame_start_position().unwrap() != Some(at) {
+                    break;
+                }
+                m.consume(more.len());
+                got.extend(more);
+            }
+        }
+        (got, at, whole)
+    }
+
+    #[test]
+    fn members_are_whole_until_one_is_too_large_then_gzip_reader_goes_on() {
+        let contents: Vec<Vec<u8>> = vec![
+            b"first".to_vec(),
+            noise(300 << 10), // more than half the first window, compressed
+            vec![b'x'; MAX_MEMBER + 1], // more than a whole member
+            b"after the fallback".to_vec(),
+        ];
+        let packed: Vec<Vec<u8>> = contents.iter().map(|c| gz(c)).collect();
+        let file = packed.concat();
+        let (mut m, path) = members(&file, 0, 100, "whole");
+        let mut start = 0u64;
+        for (i, (content, member)) in contents.iter().zip(&packed).enumerate() {
+            let (got, at, whole) = next_content(&mut m);
+            assert_eq!((got.len(), at), (content.len(), start), "member {i}");
+            assert!(got == *content, "member {i}");
+            // libdeflate decompresses the first two; GzipReader the rest.
+            assert_eq!(whole, i < 2, "member {i}");
+            start += member.len() as u64;
+        }
+        assert!(m.fill_buf().unwrap().is_empty());
+        assert!(m.window > FIRST_WINDOW);
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_member_from_the_middle_reports_its_file_offset() {
+        let packed = [gz(b"one"), gz(b""), gz(b"two"), gz(b"three")];
+        let file = packed.concat();
+        let skip = packed[0].len();
+        let (mut m, path) = members(&file, skip, 3, "middle");
+        assert_eq!(m.inner_stream_position().unwrap(), skip as u64);
+        let mut all = Vec::new();
+        m.read_to_end(&mut all).unwrap();
+        assert_eq!(all, b"twothree");
+        assert!(m.fallback.is_none());
+        assert_eq!(
+            m.frame_start_position().unwrap(),
+            Some((file.len() - packed[3].len()) as u64)
+        );
+        assert_eq!(m.inner_stream_position().unwrap(), file.len() as u64);
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_cut_member_goes_to_gzip_reader_which_reads_what_it_can() {
+        let text: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let a = gz(b"whole");
+        let b = gz(&text);
+        let file = [&a[..], &b[..b.len() / 2]].concat();
+        let (mut m, path) = members(&file, 0, 0, "cut");
+        let mut all = Vec::new();
+        let _ = m.read_to_end(&mut all);
+        assert!(m.fallback.is_some());
+        assert!(all.starts_with(b"wholeline 0\n") && all.len() > 5 && all.len() < 5 + text.len());
+        assert!(text.starts_with(&all[5..]));
+        std::fs::remove_file(path).unwrap();
+    }
+}
