@@ -1,10 +1,12 @@
-//! The gzip members of a `.warc.gz`, each decompressed whole by libdeflate, which inflates
-//! about twice as fast as the streaming zlib-rs inside `fastwarc`'s `GzipReader`.
+//! The gzip members of a `.warc.gz`, each decompressed whole by libdeflate rather than
+//! streamed through `fastwarc`'s `GzipReader` (about 2 % less CPU in `process`;
+//! docs/performance.md, "Input decompression").
 //!
 //! A member that libdeflate cannot decompress whole (corrupt, cut by the end of the input, or
-//! more than [`MAX_MEMBER`] bytes compressed or decompressed) hands the rest
-//! of the pass to `GzipReader`, from that member's start. So a damaged or cut member yields the
-//! same bytes and errors as before, and the reader's recovery (`super::read`) is unchanged.
+//! more than [`MAX_MEMBER`] bytes compressed or decompressed) hands the rest of the pass to
+//! `GzipReader`, from that member's start. So a damaged or cut member yields the same bytes
+//! and errors as `GzipReader` alone gives, and the reader's recovery (`super::read`) is
+//! unchanged.
 //!
 //! To `fastwarc` this is a stream decoder like `GzipReader`: a record's offset is the start
 //! of the member its `WARC/` line is in ([`WarcRead::frame_start_position`]).
