@@ -2,11 +2,11 @@
 //! streamed through `fastwarc`'s `GzipReader` (about 2 % less CPU in `process`;
 //! docs/performance.md, "Input decompression").
 //!
-//! A member that libdeflate cannot decompress whole (corrupt, cut by the end of the input, or
-//! more than [`MAX_MEMBER`] bytes compressed or decompressed) hands the rest of the pass to
-//! `GzipReader`, from that member's start. So a damaged or cut member yields the same bytes
-//! and errors as `GzipReader` alone gives, and the reader's recovery (`super::read`) is
-//! unchanged.
+//! A member that libdeflate cannot decompress whole (corrupt, cut by the end of the input,
+//! over [`MAX_WINDOW`] bytes compressed or over [`MAX_MEMBER`] decompressed) hands the rest
+//! of the pass to `GzipReader`, from that member's start. So a damaged or cut member yields
+//! the same bytes and errors as `GzipReader` alone gives, and the reader's recovery
+//! (`super::read`) is unchanged.
 //!
 //! To `fastwarc` this is a stream decoder like `GzipReader`: a record's offset is the start
 //! of the member its `WARC/` line is in ([`WarcRead::frame_start_position`]).
@@ -21,12 +21,14 @@ use super::source;
 
 /// How much compressed input is first kept ahead of the next member (at least half of it,
 /// unless the input ends first). A member that may be longer doubles it, up to
-/// [`MAX_MEMBER`]. A Common Crawl member (a record of at most about 1 MiB of payload) is
+/// [`MAX_WINDOW`]. A Common Crawl member (a record of at most about 1 MiB of payload) is
 /// mostly far smaller.
 const FIRST_WINDOW: usize = 256 << 10;
 
-/// The largest member decompressed whole, compressed or not; a larger one, and the rest of
-/// the pass, is read by `GzipReader`.
+/// The largest compressed member decompressed whole.
+const MAX_WINDOW: usize = 2 << 20;
+
+/// The largest member content decompressed whole.
 const MAX_MEMBER: usize = 16 << 20;
 
 /// The output room a member is first given, doubled while it is too small.
@@ -133,12 +135,12 @@ impl Members {
                 }
                 Inflated::Bad
                     if !self.eof
-                        && self.input[self.in_at..].starts_with(b"\x1f\x8b\x08")
-                        && self.input.len() - self.in_at < MAX_MEMBER =>
+                        && self.input.len() - self.in_at < MAX_WINDOW
+                        && goes_on(&self.input[self.in_at..]) =>
                 {
-                    // Perhaps the member goes on past the input read so far.
+                    // The member goes on past the input read so far.
                     if self.input.len() - self.in_at == self.window {
-                        self.window = (self.window * 2).min(MAX_MEMBER);
+                        self.window = (self.window * 2).min(MAX_WINDOW);
                     }
                     self.top_up(true)?;
                 }
@@ -308,6 +310,30 @@ impl Seek for Rest {
     }
 }
 
+/// Whether `input` is the intact start of a gzip member that goes on past its end, as a
+/// streaming inflate finds. libdeflate does not tell a cut member from a damaged one; only a
+/// cut one is worth reading more input for.
+fn goes_on(input: &[u8]) -> bool {
+    if !input.starts_with(b"\x1f\x8b\x08") {
+        return false;
+    }
+    let mut inflate = flate2::Decompress::new_gzip(15);
+    let mut scratch = [0u8; 32 << 10];
+    loop {
+        let at = inflate.total_in() as usize;
+        let out_before = inflate.total_out();
+        match inflate.decompress(&input[at..], &mut scratch, flate2::FlushDecompress::None) {
+            Ok(flate2::Status::Ok) => {}
+            // The end of the member, or an error: nothing more to read for.
+            Ok(flate2::Status::StreamEnd) | Err(_) => return false,
+            Ok(flate2::Status::BufError) => return inflate.total_in() as usize == input.len(),
+        }
+        if inflate.total_in() as usize == input.len() && inflate.total_out() == out_before {
+            return true;
+        }
+    }
+}
+
 /// What one call of libdeflate made of the input.
 enum Inflated {
     /// A whole member: `used` bytes of input, `len` bytes of content.
@@ -447,6 +473,56 @@ mod tests {
         }
         assert!(m.fill_buf().unwrap().is_empty());
         assert!(m.window > FIRST_WINDOW);
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_member_goes_to_gzip_reader_without_reading_ahead() {
+        let mut damaged = gz(&noise(100 << 10));
+        let mid = damaged.len() / 2;
+        damaged[mid] ^= 0xff;
+        let after: Vec<u8> = (0..24).flat_map(|_| gz(&noise(256 << 10))).collect();
+        let file = [gz(b"first"), damaged, gz(&noise(MAX_WINDOW + 1000)), after].concat();
+        assert!(file.len() > 2 * MAX_WINDOW);
+        let (mut m, path) = members(&file, 0, 0, "damaged");
+        let mut all = Vec::new();
+        assert!(m.read_to_end(&mut all).is_err());
+        assert!(all.starts_with(b"first"));
+        assert!(m.fallback.is_some());
+        assert_eq!(m.window, FIRST_WINDOW);
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn only_a_member_that_goes_on_is_read_for() {
+        let text: Vec<u8> = (0..50_000)
+            .flat_map(|i| format!("{i} ").into_bytes())
+            .collect();
+        let member = gz(&text);
+        assert!(goes_on(&member[..member.len() / 2]));
+        assert!(!goes_on(&member));
+        let mut damaged = member[..member.len() / 2].to_vec();
+        damaged[20..40].fill(0xff);
+        assert!(!goes_on(&damaged));
+        assert!(!goes_on(b"WARC/1.0\r\n"));
+    }
+
+    #[test]
+    fn a_member_over_the_largest_window_goes_to_gzip_reader() {
+        let big = noise(MAX_WINDOW + 1000);
+        let packed = [gz(b"first"), gz(&big), gz(b"last")];
+        assert!(packed[1].len() > MAX_WINDOW);
+        let (mut m, path) = members(&packed.concat(), 0, 0, "wide");
+        let (first, _, whole) = next_content(&mut m);
+        assert!(first == b"first" && whole);
+        let (got, at, whole) = next_content(&mut m);
+        assert!(got == big && !whole);
+        assert_eq!(at, packed[0].len() as u64);
+        let (last, at, _) = next_content(&mut m);
+        assert_eq!(
+            (&last[..], at),
+            (&b"last"[..], (packed[0].len() + packed[1].len()) as u64)
+        );
         std::fs::remove_file(path).unwrap();
     }
 
