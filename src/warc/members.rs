@@ -201,29 +201,21 @@ impl Read for Members {
 }
 
 impl Seek for Members {
-    /// Only forward, by reading (positions are in the decompressed content).
+    /// Only tells the position in the decompressed content (`fastwarc` asks nothing more of
+    /// a stream decoder while reading records).
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        let target = match to {
-            SeekFrom::Start(p) => Some(p),
-            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
-            SeekFrom::End(_) => None,
-        };
-        match target {
-            Some(t) if t >= self.pos => {
-                while self.pos < t {
-                    let n = self.fill_buf()?.len().min((t - self.pos) as usize);
-                    if n == 0 {
-                        break;
-                    }
-                    self.consume(n);
-                }
-                Ok(self.pos)
-            }
-            _ => Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                "a gzip input can only be read forward",
-            )),
-        }
+        tell(self.pos, to)
+    }
+}
+
+/// A seek that only tells the position `pos`.
+fn tell(pos: u64, to: SeekFrom) -> io::Result<u64> {
+    match to {
+        SeekFrom::Current(0) => Ok(pos),
+        _ => Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "a gzip input is read forward",
+        )),
     }
 }
 
@@ -298,15 +290,9 @@ impl Read for Rest {
 }
 
 impl Seek for Rest {
-    /// Only tells the position.
+    /// Only tells the file offset (all `GzipReader` asks).
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        match to {
-            SeekFrom::Current(0) => Ok(self.pos),
-            _ => Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                "the rest of a gzip input is read forward",
-            )),
-        }
+        tell(self.pos, to)
     }
 }
 
@@ -392,26 +378,12 @@ impl Drop for Decompressor {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_data::gz;
     use super::*;
-    use std::io::Write;
 
-    fn gz(data: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        e.write_all(data).unwrap();
-        e.finish().unwrap()
-    }
-
-    /// Bytes gzip cannot shrink (a 64-bit LCG's high bytes).
+    /// Bytes gzip cannot shrink.
     fn noise(n: usize) -> Vec<u8> {
-        let mut x = 1u64;
-        (0..n)
-            .map(|_| {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (x >> 56) as u8
-            })
-            .collect()
+        super::super::test_data::noise(n)
     }
 
     /// `Members` over `file` from `start`, given `head` bytes read ahead.
