@@ -3,8 +3,9 @@
 //! docs/performance.md, "Input decompression").
 //!
 //! A member that libdeflate cannot decompress whole (corrupt, cut by the end of the input,
-//! over [`MAX_WINDOW`] bytes compressed or over [`MAX_MEMBER`] decompressed) hands the rest
-//! of the pass to `GzipReader`, from that member's start. So a damaged or cut member yields
+//! over [`MAX_WINDOW`] bytes compressed or over [`MAX_MEMBER`] decompressed, or with a header
+//! checksum, which libdeflate skips unchecked) hands the rest of the pass to `GzipReader`,
+//! from that member's start. So a damaged or cut member yields
 //! the same bytes and errors as `GzipReader` alone gives, and the reader's recovery
 //! (`super::read`) is unchanged.
 //!
@@ -16,8 +17,6 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use fastwarc::stream_io::gzip::GzipReader;
 use fastwarc::stream_io::traits::WarcRead;
-
-use super::source;
 
 /// How much compressed input is first kept ahead of the next member (at least half of it,
 /// unless the input ends first). A member that may be longer doubles it, up to
@@ -31,13 +30,17 @@ const MAX_WINDOW: usize = 2 << 20;
 /// The largest member content decompressed whole.
 const MAX_MEMBER: usize = 16 << 20;
 
+/// The gzip header flag of a header CRC.
+const FHCRC: u8 = 0x02;
+
 /// The output room a member is first given, doubled while it is too small.
 const FIRST_ROOM: usize = 256 << 10;
 
-/// A reader of the decompressed content of a gzip file's members, from a member's start.
-pub struct Members {
+/// A reader of the decompressed content of a gzip file's members, from a member's start;
+/// `R` reads the file from there (a [`super::source::Reader`]).
+pub struct Members<R: Read + Send + 'static> {
     /// Where compressed input comes from, after `input`; `None` once `GzipReader` has it.
-    src: Option<source::Reader>,
+    src: Option<R>,
     /// Compressed input read and not yet decompressed, from `input[in_at]`.
     input: Vec<u8>,
     /// The file offset of `input[0]`.
@@ -59,13 +62,15 @@ pub struct Members {
     pos: u64,
     decompressor: Decompressor,
     /// The rest of the pass, once a member could not be decompressed whole.
-    fallback: Option<GzipReader<Rest>>,
+    fallback: Option<GzipReader<Rest<R>>>,
+    /// A read of the input failed: every later one fails too.
+    failed: bool,
 }
 
-impl Members {
+impl<R: Read + Send + 'static> Members<R> {
     /// The members of a file from offset `start`, where `head` holds the bytes already read
     /// from there and `src` is positioned after them.
-    pub fn new(src: source::Reader, start: u64, head: Vec<u8>) -> Members {
+    pub fn new(src: R, start: u64, head: Vec<u8>) -> Members<R> {
         Members {
             src: Some(src),
             input: head,
@@ -81,6 +86,7 @@ impl Members {
             pos: 0,
             decompressor: Decompressor::new(),
             fallback: None,
+            failed: false,
         }
     }
 
@@ -99,10 +105,19 @@ impl Members {
         self.in_at = 0;
         let have = self.input.len();
         self.input.resize(self.window, 0);
-        let n = super::read_full(src, &mut self.input[have..])?;
-        self.input.truncate(have + n);
-        self.eof = self.input.len() < self.window;
-        Ok(())
+        match super::read_full(src, &mut self.input[have..]) {
+            Ok(n) => {
+                self.input.truncate(have + n);
+                self.eof = self.input.len() < self.window;
+                Ok(())
+            }
+            Err(e) => {
+                // What was read before the error is lost, so nothing after it is read.
+                self.input.truncate(have);
+                self.failed = true;
+                Err(e)
+            }
+        }
     }
 
     /// Decompress the next member into `out`; at the end of the input, leave `out` empty. A
@@ -113,6 +128,14 @@ impl Members {
         self.top_up(false)?;
         if self.in_at == self.input.len() {
             return Ok(());
+        }
+        if self
+            .input
+            .get(self.in_at + 3)
+            .is_some_and(|flags| flags & FHCRC != 0)
+        {
+            // libdeflate skips the header's CRC without checking it; GzipReader checks it.
+            return self.fall_back();
         }
         if self.out.is_empty() {
             self.out.resize(FIRST_ROOM, 0);
@@ -161,14 +184,20 @@ impl Members {
             src,
         };
         self.input = Vec::new();
+        self.in_base += self.in_at as u64;
+        self.in_at = 0;
         self.out = Vec::new();
         self.fallback = Some(GzipReader::new(rest));
         Ok(())
     }
 }
 
-impl BufRead for Members {
+impl<R: Read + Send + 'static> BufRead for Members<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.failed {
+            // Not `Interrupted`, which readers retry.
+            return Err(io::Error::other("an earlier read of the input failed"));
+        }
         // A member may be empty: go on to the next one with content, or the end.
         while self.fallback.is_none() && self.out_at == self.out_len {
             let before = self.in_base + self.in_at as u64;
@@ -192,7 +221,7 @@ impl BufRead for Members {
     }
 }
 
-impl Read for Members {
+impl<R: Read + Send + 'static> Read for Members<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.fill_buf()?.read(buf)?;
         self.consume(n);
@@ -200,7 +229,7 @@ impl Read for Members {
     }
 }
 
-impl Seek for Members {
+impl<R: Read + Send + 'static> Seek for Members<R> {
     /// Only tells the position in the decompressed content (`fastwarc` asks nothing more of
     /// a stream decoder while reading records).
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
@@ -219,7 +248,7 @@ fn tell(pos: u64, to: SeekFrom) -> io::Result<u64> {
     }
 }
 
-impl WarcRead for Members {
+impl<R: Read + Send + 'static> WarcRead for Members<R> {
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -267,15 +296,15 @@ impl WarcRead for Members {
 
 /// The compressed input from a member's start, for `GzipReader`: the bytes read ahead, then
 /// the source. It tells its file offset, which `GzipReader` reports members by.
-struct Rest {
+struct Rest<R> {
     head: Vec<u8>,
     at: usize,
-    src: source::Reader,
+    src: R,
     /// The file offset of the next byte.
     pos: u64,
 }
 
-impl Read for Rest {
+impl<R: Read> Read for Rest<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = if self.at < self.head.len() {
             let n = (&self.head[self.at..]).read(buf)?;
@@ -289,7 +318,7 @@ impl Read for Rest {
     }
 }
 
-impl Seek for Rest {
+impl<R: Read> Seek for Rest<R> {
     /// Only tells the file offset (all `GzipReader` asks).
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
         tell(self.pos, to)
@@ -386,25 +415,17 @@ mod tests {
         super::super::test_data::noise(n)
     }
 
+    type Over = Members<io::Cursor<Vec<u8>>>;
+
     /// `Members` over `file` from `start`, given `head` bytes read ahead.
-    fn members(
-        file: &[u8],
-        start: usize,
-        head: usize,
-        name: &str,
-    ) -> (Members, std::path::PathBuf) {
-        let path =
-            std::env::temp_dir().join(format!("cowrex-members-{}-{name}", std::process::id()));
-        std::fs::write(&path, file).unwrap();
-        let src = source::Source::new(source::Location::File(path.clone()), Default::default());
-        let reader = src.open_at((start + head) as u64).unwrap();
-        let m = Members::new(reader, start as u64, file[start..start + head].to_vec());
-        (m, path)
+    fn members(file: &[u8], start: usize, head: usize) -> Over {
+        let src = io::Cursor::new(file[start + head..].to_vec());
+        Members::new(src, start as u64, file[start..start + head].to_vec())
     }
 
     /// Read one member's content through `fill_buf`: the content, the member start it
     /// reports, and whether libdeflate decompressed it (in one piece).
-    fn next_content(m: &mut Members) -> (Vec<u8>, u64, bool) {
+    fn next_content(m: &mut Over) -> (Vec<u8>, u64, bool) {
         let mut got = m.fill_buf().unwrap().to_vec();
         let at = m.frame_start_position().unwrap().unwrap();
         let whole = m.fallback.is_none();
@@ -433,7 +454,7 @@ mod tests {
         ];
         let packed: Vec<Vec<u8>> = contents.iter().map(|c| gz(c)).collect();
         let file = packed.concat();
-        let (mut m, path) = members(&file, 0, 100, "whole");
+        let mut m = members(&file, 0, 100);
         let mut start = 0u64;
         for (i, (content, member)) in contents.iter().zip(&packed).enumerate() {
             let (got, at, whole) = next_content(&mut m);
@@ -445,7 +466,6 @@ mod tests {
         }
         assert!(m.fill_buf().unwrap().is_empty());
         assert!(m.window > FIRST_WINDOW);
-        std::fs::remove_file(path).unwrap();
     }
 
     #[test]
@@ -456,13 +476,12 @@ mod tests {
         let after: Vec<u8> = (0..24).flat_map(|_| gz(&noise(256 << 10))).collect();
         let file = [gz(b"first"), damaged, gz(&noise(MAX_WINDOW + 1000)), after].concat();
         assert!(file.len() > 2 * MAX_WINDOW);
-        let (mut m, path) = members(&file, 0, 0, "damaged");
+        let mut m = members(&file, 0, 0);
         let mut all = Vec::new();
         assert!(m.read_to_end(&mut all).is_err());
         assert!(all.starts_with(b"first"));
         assert!(m.fallback.is_some());
         assert_eq!(m.window, FIRST_WINDOW);
-        std::fs::remove_file(path).unwrap();
     }
 
     #[test]
@@ -476,7 +495,60 @@ mod tests {
         let mut damaged = member[..member.len() / 2].to_vec();
         damaged[20..40].fill(0xff);
         assert!(!goes_on(&damaged));
+        // A whole member followed by more input; a member cut inside its trailer.
+        assert!(!goes_on(&[&member[..], &gz(b"next")[..]].concat()));
+        assert!(goes_on(&member[..member.len() - 3]));
         assert!(!goes_on(b"WARC/1.0\r\n"));
+    }
+
+    /// Reads `first`, then fails with `error`.
+    struct Failing {
+        first: io::Cursor<Vec<u8>>,
+        error: io::ErrorKind,
+    }
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.first.read(buf)? {
+                0 => Err(io::Error::new(self.error, "failed")),
+                n => Ok(n),
+            }
+        }
+    }
+
+    #[test]
+    fn after_a_failed_read_every_read_fails() {
+        // More than the first window: its first read does not fail.
+        let first = [gz(b"one"), gz(&noise(400 << 10))].concat();
+        let src = Failing {
+            first: io::Cursor::new(first),
+            error: io::ErrorKind::ConnectionReset,
+        };
+        let mut m = Members::new(src, 0, Vec::new());
+        // The first member is whole in what was read; the second needs the failed read.
+        assert_eq!(m.fill_buf().unwrap(), b"one");
+        m.consume(3);
+        let e = m.fill_buf().unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::ConnectionReset);
+        for _ in 0..2 {
+            let e = m.fill_buf().unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::Other, "{e}");
+        }
+        assert!(m.fallback.is_none());
+    }
+
+    #[test]
+    fn a_header_crc_is_left_to_gzip_reader() {
+        // The same member with FHCRC set and a header CRC that does not match: libdeflate
+        // would skip it; GzipReader finds it.
+        let plain = gz(b"content");
+        let mut flagged = plain[..10].to_vec();
+        flagged[3] |= FHCRC;
+        flagged.extend_from_slice(&[0, 0]);
+        flagged.extend_from_slice(&plain[10..]);
+        let mut m = members(&flagged, 0, 0);
+        assert!(m.fill_buf().is_err());
+        assert!(m.fallback.is_some());
     }
 
     #[test]
@@ -484,7 +556,7 @@ mod tests {
         let big = noise(MAX_WINDOW + 1000);
         let packed = [gz(b"first"), gz(&big), gz(b"last")];
         assert!(packed[1].len() > MAX_WINDOW);
-        let (mut m, path) = members(&packed.concat(), 0, 0, "wide");
+        let mut m = members(&packed.concat(), 0, 0);
         let (first, _, whole) = next_content(&mut m);
         assert!(first == b"first" && whole);
         let (got, at, whole) = next_content(&mut m);
@@ -495,7 +567,6 @@ mod tests {
             (&last[..], at),
             (&b"last"[..], (packed[0].len() + packed[1].len()) as u64)
         );
-        std::fs::remove_file(path).unwrap();
     }
 
     #[test]
@@ -503,7 +574,7 @@ mod tests {
         let packed = [gz(b"one"), gz(b""), gz(b"two"), gz(b"three")];
         let file = packed.concat();
         let skip = packed[0].len();
-        let (mut m, path) = members(&file, skip, 3, "middle");
+        let mut m = members(&file, skip, 3);
         assert_eq!(m.inner_stream_position().unwrap(), skip as u64);
         let mut all = Vec::new();
         m.read_to_end(&mut all).unwrap();
@@ -514,7 +585,6 @@ mod tests {
             Some((file.len() - packed[3].len()) as u64)
         );
         assert_eq!(m.inner_stream_position().unwrap(), file.len() as u64);
-        std::fs::remove_file(path).unwrap();
     }
 
     #[test]
@@ -525,12 +595,12 @@ mod tests {
         let a = gz(b"whole");
         let b = gz(&text);
         let file = [&a[..], &b[..b.len() / 2]].concat();
-        let (mut m, path) = members(&file, 0, 0, "cut");
+        let mut m = members(&file, 0, 0);
         let mut all = Vec::new();
-        let _ = m.read_to_end(&mut all);
+        // GzipReader ends a cut member as the end of the input, with what it could inflate.
+        m.read_to_end(&mut all).unwrap();
         assert!(m.fallback.is_some());
         assert!(all.starts_with(b"wholeline 0\n") && all.len() > 5 && all.len() < 5 + text.len());
         assert!(text.starts_with(&all[5..]));
-        std::fs::remove_file(path).unwrap();
     }
 }

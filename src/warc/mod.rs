@@ -518,6 +518,30 @@ mod tests {
     }
 
     #[test]
+    fn damage_deep_in_a_member_costs_that_member_only() {
+        let body: String = (0..40_000).map(|i| format!("<p>line {i}</p>")).collect();
+        let a = gz(&record("http://x/a", "<p>a</p>"));
+        let mut b = gz(&record("http://x/b", &body));
+        let c = gz(&record("http://x/c", "<p>c</p>"));
+        let at = b.len() * 3 / 4;
+        b[at] ^= 0x55;
+        let file = [a.clone(), b.clone(), c.clone()].concat();
+        let items = read_all(&file);
+        // b is read as far as its damage, and its bytes are the damaged stretch.
+        assert_eq!(items.len(), 4, "{items:?}");
+        assert!(matches!(&items[0], ReadItem::Record(r) if r.block.ends_with(b"<p>a</p>")));
+        assert!(matches!(&items[1], ReadItem::Broken(..)));
+        let stretch = b.len() as u64;
+        assert_eq!(place(&items[1]), (a.len() as u64, stretch));
+        assert!(matches!(&items[2], ReadItem::Skipped { bytes, .. } if *bytes == stretch));
+        assert!(matches!(&items[3], ReadItem::Record(r) if r.block.ends_with(b"<p>c</p>")));
+        assert_eq!(
+            place(&items[3]),
+            ((a.len() + b.len()) as u64, c.len() as u64)
+        );
+    }
+
+    #[test]
     fn empty_members_and_members_of_several_records_lose_nothing() {
         // Two records in the first member, an empty member, then a member per record.
         let two = gz(&[
