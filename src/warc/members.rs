@@ -5,9 +5,8 @@
 //! A member that libdeflate cannot decompress whole (corrupt, cut by the end of the input,
 //! over [`MAX_WINDOW`] bytes compressed or over [`MAX_MEMBER`] decompressed, or with a header
 //! checksum, which libdeflate skips unchecked) hands the rest of the pass to `GzipReader`,
-//! from that member's start. So a damaged or cut member yields
-//! the same bytes and errors as `GzipReader` alone gives, and the reader's recovery
-//! (`super::read`) is unchanged.
+//! from that member's start. So a damaged or cut member yields the same bytes and errors as
+//! `GzipReader` alone gives, and the reader's recovery (`super::read`) is unchanged.
 //!
 //! To `fastwarc` this is a stream decoder like `GzipReader`: a record's offset is the start
 //! of the member its `WARC/` line is in ([`WarcRead::frame_start_position`]).
