@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Compare cowrex's scorers with other extractors on the same pages and the same metric.
 
-Usage: python3 scripts/compare.py [--pages DIR] [--sets a,b] [--out DIR] [--no-cv] [--cv-by site]
+Usage: python3 scripts/compare.py [--pages DIR ...] [--sets a,b] [--out DIR] [--no-cv] [--cv-by site]
 
 Installs trafilatura, rs-trafilatura, resiliparse, justext and boilerpy3 from PyPI into a
 virtual environment (OUT/venv, on first use), runs each of them (trafilatura twice: with its
 defaults, which keep comment sections, and with include_comments=False) on every page of a pages
-directory (the layout of ../shared/data/pages), and writes their texts to OUT/<tool>.jsonl.
+directory (the layout of ../shared/data/pages; by default ../shared/data/pages and
+../shared/data/snippets, whose pages have snippet gold only), and writes their texts to
+OUT/<tool>.jsonl. Each peer reads a page as UTF-8 when its bytes are valid UTF-8, else decoded
+as resiliparse detects its encoding (jusText reads the bytes itself).
 Every tool, and each cowrex scorer (combined, MLP, n-gram, jusText, boilerpipe's classifiers),
 is then scored by `cowrex eval` -- peers through `--texts` -- so that one implementation of the
 bag-of-words metric (docs/accuracy.md) measures them all.
@@ -20,13 +23,15 @@ its training either (pages without a URL or canonical URL fold by page). The com
 takes block labels from ../shared/data/blocks when it exists beside the pages. The MLPs were
 trained on texrex's data, not on these pages; jusText and boilerpipe are not trained.
 
-Prints Markdown tables: F1 per set (mean over pages), macro F1, precision and recall, and the
-peers' CPU milliseconds per page (a page a tool fails on counts as extracting nothing; failures
-are counted); F1 by page type for the sets that have types (WCXB); WCXB's snippet checks
-(share of the snippets a correct extraction contains that were found, share of those it must
-not contain that were absent); and, page by page, the combined model left out of each source
-against trafilatura (both settings) and rs-trafilatura: per set, the mean difference in F1 with
-a 95 % bootstrap interval.
+Prints Markdown tables: F1 per set with gold text (mean over pages), macro F1, precision and
+recall over those sets, and the peers' CPU milliseconds per page (a page a tool fails on counts
+as extracting nothing; failures are counted); F1 by page type for the sets that have types
+(WCXB); snippet checks for every set with snippets, as trafilatura's evaluation counts them
+(precision = `with` snippets found / all snippets found, recall = share of the `with` snippets
+found), with precision, recall and F by language (as cowrex identifies it) for the sets with
+snippet gold only; and, page by page, the combined model left out of each source against
+trafilatura (both settings) and rs-trafilatura: per set with gold text, the mean difference in
+F1 with a 95 % bootstrap interval.
 """
 
 import argparse
@@ -53,6 +58,13 @@ warnings.filterwarnings("ignore")
 import logging
 logging.disable(logging.CRITICAL)
 tool, listing, out = sys.argv[1], sys.argv[2], sys.argv[3]
+
+def decode(raw):
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        from resiliparse.parse.encoding import bytes_to_str, detect_encoding
+        return bytes_to_str(raw, detect_encoding(raw))
 
 if tool == "trafilatura":
     import trafilatura
@@ -91,7 +103,7 @@ with open(out, "w") as f:
         raw = open(p["path"], "rb").read()
         if p["path"].endswith(".gz"):
             raw = gzip.decompress(raw)
-        html = raw.decode("utf-8", "replace")
+        html = decode(raw)
         t = time.process_time()
         try:
             text = extract(html, raw)
@@ -134,42 +146,53 @@ def list_pages(pages_dir, sets):
     return out
 
 
-def cowrex_eval(cowrex, pages_dir, sets, args, json_out):
-    cmd = [cowrex, "eval", pages_dir, "--sets", ",".join(sets), "--json", json_out, *args]
+def cowrex_eval(cowrex, dirs, sets, args, json_out):
+    cmd = [cowrex, "eval", *dirs, "--sets", ",".join(sets), "--json", json_out, *args]
     subprocess.check_call(cmd, stdout=subprocess.DEVNULL)
     return json.load(open(json_out))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pages", default=os.path.join(ROOT, "..", "shared", "data", "pages"))
+    ap.add_argument("--pages", action="append", metavar="DIR",
+                    help="a directory in the pages layout; repeatable (default: "
+                         "../shared/data/pages and ../shared/data/snippets)")
     ap.add_argument("--sets", help="comma-separated sets (default: all)")
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "compare"))
     ap.add_argument("--no-cv", action="store_true", help="leave out the cross-validation")
     ap.add_argument("--cv-by", choices=["page", "site"], default="page",
                     help="how the cross-validation folds the pages (eval --cv-by; default: page)")
     args = ap.parse_args()
-    pages_dir = os.path.abspath(args.pages)
-    if not os.path.isdir(os.path.join(pages_dir, "ground-truth")):
-        sys.exit(f"compare.py: {pages_dir} has no ground-truth/ directory")
-    sets = args.sets.split(",") if args.sets else sorted(
-        f[:-6] for f in os.listdir(os.path.join(pages_dir, "ground-truth")) if f.endswith(".jsonl"))
+    data = os.path.join(ROOT, "..", "shared", "data")
+    dirs = [os.path.abspath(d) for d in args.pages or
+            [os.path.join(data, "pages"),
+             *[os.path.join(data, "snippets")] * os.path.isdir(os.path.join(data, "snippets"))]]
+    set_dir = {}
+    for d in dirs:
+        if not os.path.isdir(os.path.join(d, "ground-truth")):
+            sys.exit(f"compare.py: {d} has no ground-truth/ directory")
+        for f in sorted(os.listdir(os.path.join(d, "ground-truth"))):
+            if f.endswith(".jsonl"):
+                set_dir[f[:-6]] = d
+    sets = args.sets.split(",") if args.sets else list(set_dir)
     os.makedirs(args.out, exist_ok=True)
     subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
     cowrex = os.path.join(ROOT, "target", "release", "cowrex")
     py, versions = ensure_peers(os.path.join(args.out, "venv"))
     listing = os.path.join(args.out, "pages.jsonl")
     with open(listing, "w") as f:
-        for p in list_pages(pages_dir, sets):
-            f.write(json.dumps(p) + "\n")
+        for s in sets:
+            for p in list_pages(set_dir[s], [s]):
+                f.write(json.dumps(p) + "\n")
     peer_script = os.path.join(args.out, "peer.py")
     with open(peer_script, "w") as f:
         f.write(PEER)
 
-    blocks_dir = os.path.join(os.path.dirname(pages_dir), "blocks")
+    blocks_dir = os.path.join(os.path.dirname(dirs[0]), "blocks")
     labels = ["--blocks", blocks_dir] if os.path.isdir(blocks_dir) else []
     rows = []
-    combined = [("cowrex combined (leave one source out)", ["--loso", *labels])]
+    # Leaving one source out needs two sources.
+    combined = [("cowrex combined (leave one source out)", ["--loso", *labels])] * (len(sets) > 1)
     if not args.no_cv:
         combined.append((f"cowrex combined (5-fold CV by {args.cv_by})",
                          ["--cv", "5", "--cv-by", args.cv_by, *labels]))
@@ -186,21 +209,25 @@ def main():
             ("cowrex, all blocks (baseline)", ["--scorer", "all"])]:
         print(f"compare.py: {name}", file=sys.stderr)
         out = f"cowrex-{len(rows)}.json"
-        rows.append((name, cowrex_eval(cowrex, pages_dir, sets, eval_args,
+        rows.append((name, cowrex_eval(cowrex, dirs, sets, eval_args,
                                        os.path.join(args.out, out)), None))
     for tool in TOOLS:
         print(f"compare.py: {tool}", file=sys.stderr)
         texts = os.path.join(args.out, tool + ".jsonl")
         run = json.loads(subprocess.check_output([py, peer_script, tool, listing, texts]))
-        rows.append((tool, cowrex_eval(cowrex, pages_dir, sets, ["--texts", texts],
+        rows.append((tool, cowrex_eval(cowrex, dirs, sets, ["--texts", texts],
                                        os.path.join(args.out, tool + ".json")), run))
 
-    print(f"Pages: {sum(1 for _ in open(listing))} from {pages_dir} ({', '.join(sets)}); peers: {versions}\n")
-    print_table(rows, sets)
-    print_kinds(rows, sets)
+    print(f"Pages: {sum(1 for _ in open(listing))} from {', '.join(dirs)} ({', '.join(sets)}); "
+          f"peers: {versions}\n")
+    gold_sets = [s for s in sets if "f1" in rows[0][1]["sets"][s]]
+    if gold_sets:
+        print_table(rows, gold_sets)
+    print_kinds(rows, gold_sets)
     print_snippets(rows, sets)
     for peer in ("trafilatura", "trafilatura-no-comments", "rs-trafilatura"):
-        paired(rows[0], next(r for r in rows if r[0] == peer), sets)
+        if gold_sets:
+            paired(rows[0], next(r for r in rows if r[0] == peer), gold_sets)
 
 
 def print_table(rows, sets):
@@ -231,18 +258,26 @@ def print_kinds(rows, sets):
             print(f"| {name} | " + " | ".join(cells) + f" | {r['sets'][s]['f1']:.4f} |")
 
 
-def print_snippets(rows, sets):
-    """Snippet checks, for each set whose pages have snippets."""
-    with_snippets = [s for s in sets if "snippets" in rows[0][1]["sets"][s]]
-    for s in with_snippets:
+def print_snippets(rows, sets, min_snippets=50):
+    """Snippet checks for each set whose pages have snippets: precision, recall and F as
+    trafilatura counts them and, for sets with snippet gold only, F (and precision) for each
+    language with at least `min_snippets` snippets."""
+    for s in [s for s in sets if "snippets" in rows[0][1]["sets"][s]]:
         sn = rows[0][1]["sets"][s]["snippets"]
-        print(f"\n{s}: snippet checks ({sn['with']} snippets a correct extraction contains, "
-              f"{sn['without']} it does not):\n")
-        print("| extractor | found that belong | absent that do not |")
-        print("|---|---|---|")
+        langs = sorted(((l, v) for l, v in sn.get("by_language", {}).items()
+                        if v["with"] + v["without"] >= min_snippets),
+                       key=lambda lv: -(lv[1]["with"] + lv[1]["without"]))
+        print(f"\n{s}: snippets ({sn['pages']} pages, {sn['with']} snippets a correct extraction "
+              f"contains, {sn['without']} it does not), precision / recall / F:\n")
+        head = [f"{l} ({v['with'] + v['without']})" for l, v in langs]
+        print("| extractor | all | " + " | ".join(head) + (" |" if head else "|"))
+        print("|---|---|" + "---|" * len(head))
+        cell = lambda v: f"{v['precision']:.3f} / {v['recall']:.3f} / {v['f1']:.3f}"
         for name, r, _ in rows:
-            sn = r["sets"][s]["snippets"]
-            print(f"| {name} | {sn['with_share']:.4f} | {sn['without_share']:.4f} |")
+            v = r["sets"][s]["snippets"]
+            by = v.get("by_language", {})
+            cells = [cell(by[l]) if l in by else "–" for l, _ in langs]
+            print(f"| {name} | {cell(v)} | " + " | ".join(cells) + (" |" if cells else "|"))
 
 
 def paired(ours, theirs, sets, resamples=10000):

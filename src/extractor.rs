@@ -180,6 +180,12 @@ impl Builder {
         self
     }
 
+    /// Where the combined model cuts a page without a fixed threshold (default: balanced).
+    pub fn favor(mut self, favor: crate::classify::Favor) -> Builder {
+        self.options.config.favor = favor;
+        self
+    }
+
     /// Which built-in MLP scores a page (default: by its identified language).
     pub fn lang(mut self, lang: LangChoice) -> Builder {
         self.options.lang = lang;
@@ -230,7 +236,7 @@ impl Builder {
     }
 
     /// Every analysis setting at once (thresholds, caps, syntax, masks, …); replaces what
-    /// [`Builder::threshold`] and [`Builder::shingles`] set before it.
+    /// [`Builder::threshold`], [`Builder::favor`] and [`Builder::shingles`] set before it.
     pub fn config(mut self, config: Config) -> Builder {
         self.options.config = config;
         self

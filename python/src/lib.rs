@@ -5,7 +5,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use cowrex::classify::{LangChoice, ModelLang, NgramChoice, Scorer};
+use cowrex::classify::{Favor, LangChoice, ModelLang, NgramChoice, Scorer};
 use cowrex::document::{Config, DupBlocks, Mask};
 use cowrex::html::{Limits, Syntax};
 use cowrex::output::{Score, block_scores, jsonl};
@@ -51,6 +51,7 @@ fn choice<T: Copy>(option: &str, value: &str, choices: &[(&str, T)]) -> PyResult
 struct Kwargs {
     scorer: Option<String>,
     threshold: Option<f32>,
+    favor: Option<String>,
     lang: Option<String>,
     ngram: Option<String>,
     model: Option<PathBuf>,
@@ -69,9 +70,10 @@ struct Kwargs {
     dup_blocks: Option<String>,
 }
 
-const OPTION_NAMES: [&str; 18] = [
+const OPTION_NAMES: [&str; 19] = [
     "scorer",
     "threshold",
+    "favor",
     "lang",
     "ngram",
     "model",
@@ -106,6 +108,7 @@ impl Kwargs {
             match key.as_str() {
                 "scorer" => k.scorer = Some(value.extract().map_err(typed)?),
                 "threshold" => k.threshold = Some(value.extract().map_err(typed)?),
+                "favor" => k.favor = Some(value.extract().map_err(typed)?),
                 "lang" => k.lang = Some(value.extract().map_err(typed)?),
                 "ngram" => k.ngram = Some(value.extract().map_err(typed)?),
                 "model" => k.model = Some(value.extract().map_err(typed)?),
@@ -173,6 +176,13 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
             ],
         )?,
     };
+    let favor = match &k.favor {
+        None => d.config.favor,
+        Some(s) => {
+            let all: Vec<(&str, Favor)> = Favor::ALL.iter().map(|f| (f.name(), *f)).collect();
+            choice("favor", s, &all)?
+        }
+    };
     let dup_blocks = match &k.dup_blocks {
         None => d.config.dup_blocks,
         Some(s) => choice(
@@ -229,6 +239,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
         profiles: k.profiles.unwrap_or_default(),
         config: Config {
             threshold: k.threshold,
+            favor,
             limits: Limits {
                 max_depth: k.max_depth.unwrap_or(limits.max_depth),
                 max_blocks: k.max_blocks.unwrap_or(limits.max_blocks),
@@ -471,8 +482,8 @@ struct Document {
 
 #[pymethods]
 impl Document {
-    /// The content: the text of every content block (`bpv` at most `threshold`) that does
-    /// not repeat an earlier block, one per line.
+    /// The content: the text of every content block (`bpv` at most `threshold`), repeated
+    /// blocks included, one per line.
     #[getter]
     fn text(&self) -> String {
         self.doc.text()

@@ -978,7 +978,7 @@ pub fn stacked(x: &[f32], context: &[f32]) -> Vec<f32> {
 
 /// The combined model as a detector ([`crate::classify::detector`]): one column the writers do
 /// not print, `combined`, the model's probability that the block is boilerplate (the `bpv` of
-/// its decision, cut at the page's expected-F1 threshold). It reads every other detector's
+/// its decision, cut at the page's expected-F threshold). It reads every other detector's
 /// columns and runs only when it decides.
 pub struct Detector;
 
@@ -1026,9 +1026,9 @@ impl detector::Detector for Detector {
     fn decisions(&self) -> &'static [Decision] {
         &[Decision {
             name: "combined",
-            about: "the combined model over every detector and the markup's cues (bpv ≤ the page's expected-F1 threshold, bpt)",
+            about: "the combined model over every detector and the markup's cues (bpv ≤ the page's expected-F threshold, bpt)",
             bpv: of,
-            cut: Cut::ExpectedF1,
+            cut: Cut::ExpectedF,
         }]
     }
 

@@ -92,9 +92,54 @@ pub struct Decision {
 pub enum Cut {
     /// At 0.5.
     Half,
-    /// At the page's expected-F1 threshold ([`crate::document::f1_threshold`]): for
-    /// calibrated probabilities.
-    ExpectedF1,
+    /// At the page's expected-F threshold ([`crate::document::expected_f_threshold`]), with
+    /// the β of the configured [`Favor`]: for calibrated probabilities.
+    ExpectedF,
+}
+
+/// What the expected-F cut ([`Cut::ExpectedF`]) favours: the same model and scores, another
+/// rule for where a page is cut. Each keeps the blocks that maximise the page's expected F_β
+/// of the content: β = 1 balances precision and recall, β = ½ weighs precision twice as much
+/// (less boilerplate, for corpus builders who would rather lose a paragraph than keep a menu),
+/// β = 2 weighs recall twice as much. Decisions cut at 0.5 ([`Cut::Half`]) do not change.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Favor {
+    /// β = ½: less boilerplate, less content.
+    Precision,
+    /// β = 1, the default.
+    #[default]
+    Balanced,
+    /// β = 2: more content, more boilerplate.
+    Recall,
+}
+
+impl Favor {
+    /// Every value, in the order of precision first.
+    pub const ALL: [Favor; 3] = [Favor::Precision, Favor::Balanced, Favor::Recall];
+
+    /// The β of the expected F_β.
+    pub fn beta(self) -> f64 {
+        match self {
+            Favor::Precision => 0.5,
+            Favor::Balanced => 1.0,
+            Favor::Recall => 2.0,
+        }
+    }
+
+    /// Its name, as `--favor` and Python's `favor=` take it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Favor::Precision => "precision",
+            Favor::Balanced => "balanced",
+            Favor::Recall => "recall",
+        }
+    }
+
+    /// The value of a name ([`Favor::name`]).
+    pub fn from_name(name: &str) -> Option<Favor> {
+        Favor::ALL.into_iter().find(|f| f.name() == name)
+    }
 }
 
 /// Room for columns in a block's table; a test checks the registry's detectors fit.

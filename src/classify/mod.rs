@@ -23,6 +23,7 @@ use std::io::Read;
 use std::sync::OnceLock;
 
 pub use block::Block;
+pub use detector::Favor;
 use gbt::Gbt;
 use md5::{Digest, Md5};
 use mlp::Mlp;

@@ -27,9 +27,10 @@ pub(super) enum CvBy {
 
 #[derive(Args)]
 pub(super) struct EvalArgs {
-    /// Directory with html/<set>/<id>.html[.gz] and ground-truth/<set>.jsonl.
-    #[arg(value_name = "DIR")]
-    dir: PathBuf,
+    /// Directories with html/<set>/<id>.html[.gz] and ground-truth/<set>.jsonl, as
+    /// ../shared/data/pages (gold text) and ../shared/data/snippets (snippet gold only).
+    #[arg(value_name = "DIR", required = true)]
+    dirs: Vec<PathBuf>,
     /// Only these sets (comma-separated; default: all).
     #[arg(long, value_delimiter = ',', value_name = "SET")]
     sets: Vec<String>,
@@ -112,7 +113,7 @@ pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
     let threshold = a.model.threshold.unwrap_or_else(|| match scorer.name() {
         // A score of at least `bias` bits is a bpv of at most this.
         "ngram" => 1.0 / (1.0 + a.bias.bias.exp()),
-        _ => document::decision_threshold(blocks, scorer),
+        _ => document::decision_threshold(blocks, scorer, a.model.favor.into()),
     });
     blocks.iter().map(|b| bpv(b) <= threshold).collect()
 }
@@ -176,7 +177,7 @@ pub(super) fn cowrex_texts(
     };
     let mut trained_labels = None;
     if let Some(folds) = &folds {
-        let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
+        let gold: Vec<Option<&str>> = pages.iter().map(|(_, p)| p.gold.as_deref()).collect();
         eval::cross_validate_ngram(&gold, &mut docs, &models, folds);
         if a.scorer == "combined" {
             // The combined model's features read the cross-validated n-gram and markup scores.
@@ -204,14 +205,8 @@ pub(super) fn cowrex_texts(
         .iter()
         .map(|d| {
             let blocks = eval::blocks_of(d);
-            blocks
-                .iter()
-                .zip(kept(a, blocks))
-                .filter(|(_, k)| *k)
-                .map(|(b, _)| b)
-                .map(|b| b.text.as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
+            let keep = kept(a, blocks);
+            document::content_text(blocks.iter().zip(keep).filter(|(_, k)| *k).map(|(b, _)| b))
         })
         .collect();
     let cv = match a.cv {
@@ -225,7 +220,11 @@ pub(super) fn cowrex_texts(
         (Some(s), Some(t)) => format!("{} (threshold {t}{cv})", s.name()),
         (Some(s), None) if s.name() == "ngram" => format!("ngram (bias {}{cv})", a.bias.bias),
         (Some(s), None) => match s.decision().cut {
-            Cut::ExpectedF1 => format!("{} (expected-F1 threshold per page{cv})", s.name()),
+            Cut::ExpectedF => format!(
+                "{} (expected-F threshold per page, favouring {}{cv})",
+                s.name(),
+                classify::Favor::from(a.model.favor).name()
+            ),
             Cut::Half => format!("{}{cv}", s.decision().about),
         },
     };
@@ -306,7 +305,7 @@ pub(super) fn block_level(
 }
 
 pub(super) fn evaluate(a: EvalArgs) -> CliResult {
-    let (sets, pages) = load_pages(&a.dir, &a.sets)?;
+    let (sets, pages) = load_pages(&a.dirs, &a.sets)?;
     let (scorer, texts, docs, labels) = match &a.texts {
         Some(file) => (
             format!("texts of {}", file.display()),
@@ -316,35 +315,47 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
         ),
         None => cowrex_texts(&a, &sets, &pages)?,
     };
+    let languages = snippet_languages(&a, &pages, &docs)?;
     let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
     // Per set: page kinds (in order of first appearance) with their pages' figures.
     let mut per_kind: Vec<Vec<(String, Vec<eval::Overlap>)>> = vec![Vec::new(); sets.len()];
     let mut snippets = vec![eval::Snippets::default(); sets.len()];
+    // Per set with snippet gold only: the snippets of each language's pages, by language.
+    let mut by_language: Vec<std::collections::BTreeMap<&str, (usize, eval::Snippets)>> =
+        vec![Default::default(); sets.len()];
     let mut json_pages = Vec::with_capacity(pages.len());
-    for ((set, p), text) in pages.iter().zip(&texts) {
-        let o = eval::Overlap::of(text, &p.gold);
+    for (i, ((set, p), text)) in pages.iter().zip(&texts).enumerate() {
         let sn = eval::Snippets::of(text, p);
-        let mut page = serde_json::json!({
-            "set": sets[*set], "page_id": p.id, "precision": o.precision(),
-            "recall": o.recall(), "f1": o.f1(),
-        });
-        if let Some(kind) = &p.kind {
-            page["kind"] = kind.as_str().into();
-            let kinds = &mut per_kind[*set];
-            match kinds.iter_mut().find(|(k, _)| k == kind) {
-                Some((_, v)) => v.push(o),
-                None => kinds.push((kind.clone(), vec![o])),
+        let mut page = serde_json::json!({"set": sets[*set], "page_id": p.id});
+        if let Some(gold) = &p.gold {
+            let o = eval::Overlap::of(text, gold);
+            page["precision"] = o.precision().into();
+            page["recall"] = o.recall().into();
+            page["f1"] = o.f1().into();
+            if let Some(kind) = &p.kind {
+                page["kind"] = kind.as_str().into();
+                let kinds = &mut per_kind[*set];
+                match kinds.iter_mut().find(|(k, _)| k == kind) {
+                    Some((_, v)) => v.push(o),
+                    None => kinds.push((kind.clone(), vec![o])),
+                }
             }
+            per_set[*set].push(o);
+        } else {
+            let lang = languages[i];
+            page["language"] = lang.into();
+            let entry = by_language[*set].entry(lang).or_default();
+            entry.0 += 1;
+            entry.1.add(&sn);
         }
         if sn.with + sn.without > 0 {
             page["snippets"] = serde_json::json!({
                 "with": sn.with, "with_found": sn.with_found,
-                "without": sn.without, "without_absent": sn.without_absent,
+                "without": sn.without, "without_found": sn.without_found,
             });
         }
         snippets[*set].add(&sn);
         json_pages.push(page);
-        per_set[*set].push(o);
     }
     println!("scorer: {scorer}");
     println!(
@@ -370,15 +381,33 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
             "micro_f1": f.pooled.f1(),
         })
     };
+    let snippets_json = |pages: usize, sn: &eval::Snippets| {
+        serde_json::json!({
+            "pages": pages, "with": sn.with, "with_found": sn.with_found,
+            "with_share": sn.with_share(), "without": sn.without,
+            "without_found": sn.without_found, "without_share": sn.without_share(),
+            "precision": sn.precision(), "recall": sn.recall(), "f1": sn.f1(),
+        })
+    };
     let mut json_sets = serde_json::Map::new();
+    // The sets with gold text, which the macro figures average.
+    let gold_sets = per_set.iter().filter(|o| !o.is_empty()).count();
     let mut macro_f = (0f64, 0f64, 0f64);
     for (i, (set, overlaps)) in sets.iter().zip(&per_set).enumerate() {
-        let f = eval::SetFigures::of(overlaps);
-        row(set, &f);
-        macro_f.0 += f.precision / sets.len() as f64;
-        macro_f.1 += f.recall / sets.len() as f64;
-        macro_f.2 += f.f1 / sets.len() as f64;
-        let mut v = figures_json(&f);
+        let mut v = serde_json::json!({});
+        if overlaps.is_empty() {
+            println!(
+                "{set:<20} {:>6} (snippet gold only: below)",
+                pages.iter().filter(|(s, _)| *s == i).count()
+            );
+        } else {
+            let f = eval::SetFigures::of(overlaps);
+            row(set, &f);
+            macro_f.0 += f.precision / gold_sets as f64;
+            macro_f.1 += f.recall / gold_sets as f64;
+            macro_f.2 += f.f1 / gold_sets as f64;
+            v = figures_json(&f);
+        }
         let mut kinds = per_kind[i].clone();
         kinds.sort_by(|a, b| a.0.cmp(&b.0));
         if !kinds.is_empty() {
@@ -391,24 +420,59 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
             v["kinds"] = json_kinds.into();
         }
         let sn = snippets[i];
-        if let (Some(w), Some(wo)) = (sn.with_share(), sn.without_share()) {
-            println!(
-                "  snippets: {:.4} of {} found that belong, {:.4} of {} absent that do not",
-                w, sn.with, wo, sn.without
-            );
-        }
         if sn.with + sn.without > 0 {
-            v["snippets"] = serde_json::json!({
-                "with": sn.with, "with_found": sn.with_found, "with_share": sn.with_share(),
-                "without": sn.without, "without_absent": sn.without_absent,
-                "without_share": sn.without_share(),
-            });
+            let n = pages
+                .iter()
+                .filter(|(s, p)| *s == i && p.with.len() + p.without.len() > 0);
+            v["snippets"] = snippets_json(n.count(), &sn);
+            if !by_language[i].is_empty() {
+                let langs: serde_json::Map<_, _> = by_language[i]
+                    .iter()
+                    .map(|(l, (n, sn))| (l.to_string(), snippets_json(*n, sn)))
+                    .collect();
+                v["snippets"]["by_language"] = langs.into();
+            }
         }
         json_sets.insert(set.clone(), v);
     }
+    if snippets.iter().any(|s| s.with + s.without > 0) {
+        println!(
+            "snippets (found `with` snippets are true positives, found `without` snippets false \
+             positives)"
+        );
+        println!(
+            "{:<20} {:>6} {:>6} {:>8} {:>9} {:>9} {:>9}",
+            "set / language", "pages", "with", "without", "precision", "recall", "f1"
+        );
+        let sn_row = |name: &str, pages: usize, sn: &eval::Snippets| {
+            println!(
+                "{name:<20} {pages:>6} {:>6} {:>8} {:>9.4} {:>9.4} {:>9.4}",
+                sn.with,
+                sn.without,
+                sn.precision(),
+                sn.recall(),
+                sn.f1()
+            );
+        };
+        for (i, set) in sets.iter().enumerate() {
+            let sn = &snippets[i];
+            if sn.with + sn.without == 0 {
+                continue;
+            }
+            let n = pages
+                .iter()
+                .filter(|(s, p)| *s == i && p.with.len() + p.without.len() > 0);
+            sn_row(set, n.count(), sn);
+            let mut langs: Vec<_> = by_language[i].iter().collect();
+            langs.sort_by(|a, b| b.1.1.with.cmp(&a.1.1.with).then(a.0.cmp(b.0)));
+            for (lang, (n, sn)) in langs {
+                sn_row(&format!("  {lang}"), *n, sn);
+            }
+        }
+    }
     let mut json = serde_json::json!({
         "scorer": scorer, "sets": json_sets,
-        "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2},
+        "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2, "sets": gold_sets},
         "pages": json_pages,
     });
     if let Some(dir) = &a.blocks {
@@ -437,8 +501,49 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
         std::fs::write(p, format!("{json:#}\n")).map_err(|e| Error::output(p.display(), e))?;
     }
     println!(
-        "macro precision={:.4} recall={:.4} f1={:.4}",
+        "macro precision={:.4} recall={:.4} f1={:.4} ({gold_sets} sets with gold text)",
         macro_f.0, macro_f.1, macro_f.2
     );
     Ok(EXIT_OK)
+}
+
+/// The language cowrex identifies for each page with snippet gold only (ISO 639-3, `unknown`
+/// without one; empty for the other pages), from the analyses, or, when another tool's texts
+/// are scored, from an analysis with the built-in models.
+fn snippet_languages(
+    a: &EvalArgs,
+    pages: &SetPages,
+    docs: &[Option<document::Document>],
+) -> Result<Vec<&'static str>, Error> {
+    let snippet_only = |p: &eval::GoldPage| p.gold.is_none();
+    if !docs.is_empty() {
+        return Ok(pages
+            .iter()
+            .zip(docs)
+            .map(|((_, p), d)| match d {
+                Some(d) if snippet_only(p) => d.language_code(),
+                None if snippet_only(p) => document::language_code(None),
+                _ => "",
+            })
+            .collect());
+    }
+    let list: Vec<&eval::GoldPage> = pages
+        .iter()
+        .map(|(_, p)| p)
+        .filter(|p| snippet_only(p))
+        .collect();
+    let models = load_models(&a.model, classify::Scorer::default())?;
+    let cfg = doc_config(&a.model, false);
+    let mut analysed =
+        eval::analyze_pages(&list, &models, &cfg, threads_or_cores(a.threads)).into_iter();
+    pages
+        .iter()
+        .map(|(_, p)| {
+            if !snippet_only(p) {
+                return Ok("");
+            }
+            let doc = analysed.next().expect("one analysis per page")?;
+            Ok(doc.map_or(document::language_code(None), |d| d.language_code()))
+        })
+        .collect()
 }

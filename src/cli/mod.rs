@@ -76,6 +76,23 @@ enum LangArg {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FavorArg {
+    Precision,
+    Balanced,
+    Recall,
+}
+
+impl From<FavorArg> for classify::Favor {
+    fn from(f: FavorArg) -> classify::Favor {
+        match f {
+            FavorArg::Precision => classify::Favor::Precision,
+            FavorArg::Balanced => classify::Favor::Balanced,
+            FavorArg::Recall => classify::Favor::Recall,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum NgramArg {
     Auto,
     Standard,
@@ -118,6 +135,12 @@ struct ModelArgs {
     /// (written as `bpt`); 0.5 for the other scorers.
     #[arg(long, value_name = "T")]
     threshold: Option<f32>,
+    /// Where the combined model cuts each document without --threshold: `balanced` keeps the
+    /// blocks that maximise the expected F1 of its content, `precision` the expected F0.5
+    /// (less boilerplate, less content), `recall` the expected F2 (more of both). The scores
+    /// do not change; docs/accuracy.md has the precision and recall of each.
+    #[arg(long, value_enum, default_value_t = FavorArg::Balanced)]
+    favor: FavorArg,
     /// Stop segmenting a page at this many open elements.
     #[arg(long, default_value_t = Limits::default().max_depth, value_name = "N")]
     max_depth: usize,
@@ -286,6 +309,7 @@ fn load_models(a: &ModelArgs, scorer: classify::Scorer) -> Result<Models, Error>
 fn doc_config(m: &ModelArgs, filter: bool) -> Config {
     Config {
         threshold: m.threshold,
+        favor: m.favor.into(),
         limits: Limits {
             max_depth: m.max_depth,
             max_blocks: m.max_blocks,
@@ -329,10 +353,10 @@ fn threads_or_cores(n: Option<usize>) -> usize {
 /// The selected sets of a pages directory and their pages, with a warning on stderr for pages
 /// without HTML.
 fn load_pages(
-    dir: &Path,
+    dirs: &[PathBuf],
     only: &[String],
 ) -> Result<(Vec<String>, crate::eval::sets::SetPages), Error> {
-    let (sets, pages, warnings) = crate::eval::sets::load_sets(dir, only)?;
+    let (sets, pages, warnings) = crate::eval::sets::load_sets(dirs, only)?;
     for w in warnings {
         eprintln!("cowrex: warning: {w}");
     }

@@ -32,9 +32,12 @@ pub(super) enum TrainCommand {
 /// The pages the markup and combined models learn from.
 #[derive(Args)]
 pub(super) struct PagesArgs {
-    /// Directory in the layout of ../shared/data/pages (html/<set>/, ground-truth/<set>.jsonl).
-    #[arg(long, value_name = "DIR")]
-    pages: PathBuf,
+    /// Directory in the layout of ../shared/data/pages (html/<set>/, ground-truth/<set>.jsonl);
+    /// repeatable. Pages with snippet gold only (as ../shared/data/snippets) give partial block
+    /// labels: the blocks their `with` snippets touch are content, those their `without`
+    /// snippets touch boilerplate.
+    #[arg(long, value_name = "DIR", required = true)]
+    pages: Vec<PathBuf>,
     /// Annotated pages (as ../shared/data/blocks) whose labels replace the gold-text alignment
     /// for the pages they cover.
     #[arg(long, value_name = "DIR")]
@@ -190,9 +193,10 @@ pub(super) struct TrainNgramArgs {
     #[arg(long, value_name = "FILE")]
     raw: Vec<PathBuf>,
     /// A directory in the layout of ../shared/data/pages: each page's gold text is clean, and
-    /// every block cowrex finds in the page is raw (differential training).
+    /// every block cowrex finds in the page is raw (differential training); repeatable. Pages
+    /// with snippet gold only are left out.
     #[arg(long, value_name = "DIR")]
-    pages: Option<PathBuf>,
+    pages: Vec<PathBuf>,
     /// Only these sets of --pages (comma-separated; default: all).
     #[arg(long, value_delimiter = ',', value_name = "SET")]
     sets: Vec<String>,
@@ -341,10 +345,10 @@ pub(super) fn read_text(p: &Path) -> Result<String, Error> {
 
 pub(super) fn train_ngram(a: TrainNgramArgs) -> CliResult {
     let params = ngram_params(a.folding, a.order, a.q).map_err(Error::Usage)?;
-    if a.clean.is_empty() && a.pages.is_none() {
+    if a.clean.is_empty() && a.pages.is_empty() {
         return Err(Error::usage("give clean text: --clean FILE or --pages DIR"));
     }
-    if a.dirty.is_empty() && a.raw.is_empty() && a.pages.is_none() {
+    if a.dirty.is_empty() && a.raw.is_empty() && a.pages.is_empty() {
         return Err(Error::usage(
             "give dirty text: --dirty FILE, --raw FILE (differential) or --pages DIR",
         ));
@@ -362,8 +366,8 @@ pub(super) fn train_ngram(a: TrainNgramArgs) -> CliResult {
             }
         }
     }
-    if let Some(dir) = &a.pages {
-        let (sets, pages) = load_pages(dir, &a.sets)?;
+    if !a.pages.is_empty() {
+        let (sets, pages) = load_pages(&a.pages, &a.sets)?;
         let models = Models::new(
             LangChoice::Fixed(ModelLang::En),
             None,
@@ -373,7 +377,9 @@ pub(super) fn train_ngram(a: TrainNgramArgs) -> CliResult {
         let docs =
             eval::sets::analyze_sets(&pages, &models, &Config::default(), threads_or_cores(None))?;
         for ((_, p), d) in pages.iter().zip(&docs) {
-            eval::count_page(&p.gold, eval::blocks_of(d), &mut clean, &mut raw);
+            if let Some(gold) = &p.gold {
+                eval::count_page(gold, eval::blocks_of(d), &mut clean, &mut raw);
+            }
         }
         eprintln!("cowrex: {} pages of {}", pages.len(), sets.join(", "));
     }
@@ -393,7 +399,7 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
     let mut docs = eval::sets::analyze_sets(&pages, &models, &Config::default(), threads)?;
     // The built-in n-gram models were trained on these pages: train on the scores that models
     // trained without each page give it (10 folds), as unseen pages will get.
-    let gold: Vec<&str> = pages.iter().map(|(_, p)| p.gold.as_str()).collect();
+    let gold: Vec<Option<&str>> = pages.iter().map(|(_, p)| p.gold.as_deref()).collect();
     eval::cross_validate_ngram(
         &gold,
         &mut docs,

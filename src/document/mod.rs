@@ -9,7 +9,7 @@ use md5::{Digest, Md5};
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::classify::detector::{self, Cut};
+use crate::classify::detector::{self, Cut, Favor};
 use crate::classify::registry;
 use crate::classify::{self, ModelLang, Models, Scorer, boilerpipe};
 use crate::decode;
@@ -134,25 +134,30 @@ impl Document {
         b.bpv <= self.threshold
     }
 
-    /// The content: the texts of the content blocks that do not repeat an earlier block,
-    /// one per line (what `cowrex extract` prints and the JSONL `text`).
+    /// The content: the texts of the content blocks, one per line (what `cowrex extract`
+    /// prints and the JSONL `text`). A block that repeats an earlier one is content or not as
+    /// any other block is: a repeated table cell or paragraph of the content stays, a menu
+    /// repeated in the footer goes with the boilerplate (docs/formats.md, "Repeated blocks").
     pub fn text(&self) -> String {
-        let mut text = String::new();
-        for b in self.blocks.iter().filter(|b| b.dup_of.is_none()) {
-            if self.is_content(b) {
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                text.push_str(&b.text);
-            }
-        }
-        text
+        content_text(self.blocks.iter().filter(|b| self.is_content(b)))
     }
 
     /// The identified language as an ISO 639-3 code, `unknown` without one.
     pub fn language_code(&self) -> &'static str {
         language_code(self.language)
     }
+}
+
+/// The texts of content blocks, one per line ([`Document::text`]).
+pub fn content_text<'a>(content: impl IntoIterator<Item = &'a Block>) -> String {
+    let mut text = String::new();
+    for b in content {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&b.text);
+    }
+    text
 }
 
 /// A language as an ISO 639-3 code, `unknown` for none (the writers' `language`).
@@ -282,6 +287,8 @@ pub struct Config {
     /// A block with `bpv` above this is boilerplate; `None`: each document's
     /// [`decision_threshold`].
     pub threshold: Option<f32>,
+    /// What that threshold favours, where it is the expected-F cut ([`Favor`]).
+    pub favor: Favor,
     /// Caps that bound segmentation's work per document.
     pub limits: Limits,
     /// How the segmenter recognises tags.
@@ -334,6 +341,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             threshold: None,
+            favor: Favor::Balanced,
             limits: Limits::default(),
             syntax: Syntax::Html5,
             filter: None,
@@ -425,7 +433,7 @@ pub fn analyze(
     registry::run(&mut blocks, &scoring, models.scorer);
     let threshold = cfg
         .threshold
-        .unwrap_or_else(|| decision_threshold(&blocks, models.scorer));
+        .unwrap_or_else(|| decision_threshold(&blocks, models.scorer, cfg.favor));
     let figures = figures(&blocks, threshold);
     times.score += elapsed(&mut t);
 
@@ -731,37 +739,42 @@ fn fingerprint(blocks: &[Block]) -> u128 {
 }
 
 /// The threshold that decides a document's content when none is configured, by the scorer's
-/// [`Cut`]: the [`f1_threshold`] for calibrated probabilities (the combined model), else 0.5.
-pub fn decision_threshold(blocks: &[Block], scorer: Scorer) -> f32 {
+/// [`Cut`]: the [`expected_f_threshold`] with `favor`'s β for calibrated probabilities (the
+/// combined model), else 0.5.
+pub fn decision_threshold(blocks: &[Block], scorer: Scorer, favor: Favor) -> f32 {
     match scorer.decision().cut {
-        Cut::ExpectedF1 => f1_threshold(blocks.iter().map(|b| (b.bpv, b.stats.words))),
+        Cut::ExpectedF => {
+            expected_f_threshold(blocks.iter().map(|b| (b.bpv, b.stats.words)), favor.beta())
+        }
         Cut::Half => 0.5,
     }
 }
 
 /// The threshold on `bpv` (the probability that a block is boilerplate) that maximises the
-/// expected bag-of-words F1 of the content it keeps, the measure of `docs/accuracy.md`, for a page's
-/// blocks given as (`bpv`, words). With `q` = 1 − `bpv` and `w` a block's words, keeping the
-/// set `S` gives an expected F1 of about 2·Σ_S w·q / (Σ_S w + Σ_all w·q) (Jansche 2007; Nan Ye
-/// et al. 2012); the best `S` are the blocks of lowest `bpv`, so the threshold is the `bpv` of
-/// the last block of the best such prefix. On a page the model is sure of, that keeps about
-/// what 0.5 would; on an uncertain one it keeps more, since keeping a doubtful block costs
-/// less expected F1 than losing the content. 0.5 for a page without words.
-pub fn f1_threshold(blocks: impl Iterator<Item = (f32, u32)>) -> f32 {
+/// expected bag-of-words F_β of the content it keeps (F1, the measure of `docs/accuracy.md`,
+/// for β = 1), for a page's blocks given as (`bpv`, words). With `q` = 1 − `bpv` and `w` a
+/// block's words, keeping the set `S` gives an expected F_β of about
+/// (1 + β²)·Σ_S w·q / (Σ_S w + β²·Σ_all w·q) (Jansche 2007; Nan Ye et al. 2012); the best `S`
+/// are the blocks of lowest `bpv`, so the threshold is the `bpv` of the last block of the best
+/// such prefix. On a page the model is sure of, that keeps about what 0.5 would; on an
+/// uncertain one it keeps more, since keeping a doubtful block costs less expected F than
+/// losing the content, and the more so the greater β. 0.5 for a page without words.
+pub fn expected_f_threshold(blocks: impl Iterator<Item = (f32, u32)>, beta: f64) -> f32 {
     let mut order: Vec<(f32, f64)> = blocks
         .filter(|&(_, w)| w > 0)
         .map(|(bpv, w)| (bpv, w as f64))
         .collect();
     order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let b2 = beta * beta;
     let expected: f64 = order.iter().map(|&(bpv, w)| w * (1.0 - bpv as f64)).sum();
     let (mut kept, mut kept_content) = (0.0, 0.0);
     let (mut best, mut threshold) = (0.0, 0.5);
     for (bpv, w) in order {
         kept += w;
         kept_content += w * (1.0 - bpv as f64);
-        let f1 = 2.0 * kept_content / (kept + expected);
-        if f1 > best {
-            (best, threshold) = (f1, bpv);
+        let f = (1.0 + b2) * kept_content / (kept + b2 * expected);
+        if f > best {
+            (best, threshold) = (f, bpv);
         }
     }
     threshold
@@ -1151,6 +1164,26 @@ pub fn doc_id(meta: &Meta) -> String {
 mod tests {
     use super::*;
 
+    fn f1_threshold(blocks: impl Iterator<Item = (f32, u32)>) -> f32 {
+        expected_f_threshold(blocks, 1.0)
+    }
+
+    #[test]
+    fn favouring_precision_keeps_less_and_recall_more() {
+        // Sure content, a doubtful block and sure boilerplate.
+        let page = [(0.02, 300), (0.45, 120), (0.7, 80), (0.97, 200)];
+        let cut = |f: Favor| expected_f_threshold(page.into_iter(), f.beta());
+        assert_eq!(cut(Favor::Precision), 0.02);
+        assert_eq!(cut(Favor::Balanced), 0.45);
+        assert_eq!(cut(Favor::Recall), 0.7);
+        // On a page the model is sure of, every rule cuts in the same place.
+        let sure = [(0.01, 200), (0.03, 100), (0.98, 50), (0.99, 80)];
+        for f in Favor::ALL {
+            assert_eq!(expected_f_threshold(sure.into_iter(), f.beta()), 0.03);
+            assert_eq!(Favor::from_name(f.name()), Some(f));
+        }
+    }
+
     #[test]
     fn f1_threshold_keeps_what_pays_off_in_expected_f1() {
         // A page the model is sure of: the threshold falls between its content and the rest.
@@ -1365,7 +1398,9 @@ mod tests {
             }
             let threshold = match d.cut {
                 Cut::Half => 0.5,
-                Cut::ExpectedF1 => f1_threshold(doc.blocks.iter().map(|b| (b.bpv, b.stats.words))),
+                Cut::ExpectedF => {
+                    expected_f_threshold(doc.blocks.iter().map(|b| (b.bpv, b.stats.words)), 1.0)
+                }
             };
             assert_eq!(doc.threshold, threshold, "{}", d.name);
             seen.push(

@@ -204,6 +204,64 @@ pub fn align_with_gold(blocks: &[&str], gold: &str) -> Vec<Alignment> {
     align(blocks, &reference)
 }
 
+/// Partial block labels from a page's snippets (`blocks`: the blocks' shown texts): the blocks
+/// that an occurrence of a `with` snippet touches are content, those an occurrence of a
+/// `without` snippet touches are boilerplate, and the rest have no label. Snippets are found
+/// as [`super::Snippets`] finds them, in the blocks' texts joined by spaces, so a snippet may
+/// span blocks. A `with` snippet found more than once labels nothing (one of its copies may be
+/// a teaser elsewhere on the page), while every copy of a `without` snippet is boilerplate; a
+/// block touched by both kinds has no label.
+pub fn snippet_labels(blocks: &[&str], with: &[String], without: &[String]) -> Vec<Option<bool>> {
+    let mut joined = String::new();
+    let mut spans = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        let text = super::normalise_space(b);
+        if !joined.is_empty() && !text.is_empty() {
+            joined.push(' ');
+        }
+        let start = joined.len();
+        joined.push_str(&text);
+        spans.push((start, joined.len()));
+    }
+    let mut marked = vec![(false, false); blocks.len()];
+    let mut mark = |snippet: &String, content: bool| {
+        let snippet = super::normalise_space(snippet);
+        if snippet.is_empty() {
+            return;
+        }
+        let found: Vec<usize> = joined.match_indices(&snippet).map(|(at, _)| at).collect();
+        if content && found.len() != 1 {
+            return;
+        }
+        for at in found {
+            let end = at + snippet.len();
+            for (m, &(s, e)) in marked.iter_mut().zip(&spans) {
+                if s < end && e > at {
+                    if content {
+                        m.0 = true;
+                    } else {
+                        m.1 = true;
+                    }
+                }
+            }
+        }
+    };
+    for s in with {
+        mark(s, true);
+    }
+    for s in without {
+        mark(s, false);
+    }
+    marked
+        .into_iter()
+        .map(|(content, boilerplate)| match (content, boilerplate) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,5 +377,48 @@ mod tests {
             (Some(false), Some(0.5))
         );
         assert_eq!(mixed[1].content_share(), Some(1.0));
+    }
+
+    #[test]
+    fn snippets_label_the_blocks_they_touch() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let blocks = [
+            "Home  News",
+            "The article starts here",
+            "and goes on here.",
+            "Share on Facebook",
+            "Teaser",
+            "Teaser",
+            "Mixed: the end. Share",
+            "",
+        ];
+        let labels = snippet_labels(
+            &blocks,
+            &s(&["starts here and goes", "Teaser", "the end."]),
+            &s(&["Home News", "Share", "share on facebook"]),
+        );
+        assert_eq!(
+            labels,
+            [
+                // Found across the double space, made one.
+                Some(false),
+                // A `with` snippet spanning two blocks labels both.
+                Some(true),
+                Some(true),
+                // Every copy of a `without` snippet; case matters, so only "Share" finds it.
+                Some(false),
+                // A `with` snippet found twice labels nothing.
+                None,
+                None,
+                // Touched by both kinds.
+                None,
+                None,
+            ]
+        );
+        // Snippets found nowhere label nothing.
+        assert_eq!(
+            snippet_labels(&blocks[..2], &s(&["absent"]), &s(&[" "])),
+            [None, None]
+        );
     }
 }

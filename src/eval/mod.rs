@@ -8,6 +8,12 @@
 //! one is empty scores 0. Sets report the mean over their pages and the micro-averaged
 //! (pooled) figures; the macro figure is the mean over sets.
 //!
+//! A page may have snippet gold only (`plaintext` null, as in `../shared/data/snippets`):
+//! snippets a correct extraction contains (`with`) and snippets it does not (`without`),
+//! counted as trafilatura's evaluation counts them ([`Snippets`]). Such pages have no
+//! bag-of-words figures, and training takes partial block labels from their snippets
+//! ([`snippet_labels`]).
+//!
 //! Gold text is the page's main content. Dragnet's gold text goes on, after a marker line
 //! (`!@#$%^&*()  COMMENTS` and misspellings of it), with the page's user comments; a comment
 //! section under an article is not main content (L3S-GN1 labels it boilerplate too), so the gold
@@ -37,8 +43,9 @@ pub struct GoldPage {
     pub id: String,
     /// The page's URL (empty when the set gives none).
     pub url: String,
-    /// The gold text (`plaintext`), cut before a comment section ([`main_content`]).
-    pub gold: String,
+    /// The gold text (`plaintext`), cut before a comment section ([`main_content`]); `None`
+    /// for a page with snippet gold only.
+    pub gold: Option<String>,
     /// The page's HTML file (`html/<set>/<page_id>.html[.gz]`).
     pub path: PathBuf,
     /// The kind of page (WCXB's `page_type`: article, forum, product, …), when the set says.
@@ -100,9 +107,13 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), E
                 })
                 .unwrap_or_default()
         };
-        let (Some(id), Some(gold)) = (field("page_id"), field("plaintext")) else {
+        let (with, without) = (list("with"), list("without"));
+        let gold = field("plaintext");
+        let Some(id) =
+            field("page_id").filter(|_| gold.is_some() || with.len() + without.len() > 0)
+        else {
             return Err(Error::Input(format!(
-                "{}:{n}: needs page_id and plaintext",
+                "{}:{n}: needs page_id and plaintext, or page_id and with/without snippets",
                 gt.display()
             )));
         };
@@ -115,10 +126,10 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), E
             Some(path) => pages.push(GoldPage {
                 url: field("url").unwrap_or_default(),
                 kind: field("page_type"),
-                with: list("with"),
-                without: list("without"),
+                with,
+                without,
                 id,
-                gold: main_content(&gold).to_owned(),
+                gold: gold.map(|g| main_content(&g).to_owned()),
                 path,
             }),
             None => missing.push(id),
@@ -264,37 +275,52 @@ impl Overlap {
     }
 }
 
-/// WCXB's snippet checks on one page: how many of the snippets a correct extraction contains
-/// were found, and how many of those it must not contain were absent. A snippet is found when
-/// it is a substring of the text once both are lower-cased and their runs of white space made
-/// one space.
+/// Snippet checks on one page, as trafilatura's evaluation counts them
+/// (`tests/eval_common.py`): a snippet is found when, its runs of white space made one space
+/// and trimmed, it is a substring of the text with its white space made one space (case
+/// matters); invisible characters are left out of both ([`normalise_space`]). Found `with` snippets are true positives, found `without` snippets false
+/// positives; pooled over pages, precision = tp / (tp + fp) and recall = tp / `with`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Snippets {
-    /// `with` snippets found in the text.
+    /// `with` snippets found in the text (true positives).
     pub with_found: usize,
     /// `with` snippets checked.
     pub with: usize,
-    /// `without` snippets absent from the text.
-    pub without_absent: usize,
+    /// `without` snippets found in the text (false positives).
+    pub without_found: usize,
     /// `without` snippets checked.
     pub without: usize,
+}
+
+/// A text with its runs of white space made one space, trimmed (trafilatura's `norm`), and
+/// without the invisible characters a page's shown text leaves out (soft hyphens, zero-width
+/// spaces and joiners, word joiners, byte-order marks), which some extractors keep.
+pub(crate) fn normalise_space(s: &str) -> String {
+    let invisible = |c: char| {
+        matches!(
+            c,
+            '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}'
+        )
+    };
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(w.chars().filter(|&c| !invisible(c)));
+    }
+    out
 }
 
 impl Snippets {
     /// The checks of an extracted text against a page's snippets.
     pub fn of(text: &str, page: &GoldPage) -> Snippets {
-        let norm = |s: &str| {
-            s.split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .to_lowercase()
-        };
-        let text = norm(text);
-        let found = |s: &String| text.contains(&norm(s));
+        let text = normalise_space(text);
+        let found = |s: &String| text.contains(&normalise_space(s));
         Snippets {
             with_found: page.with.iter().filter(|s| found(s)).count(),
             with: page.with.len(),
-            without_absent: page.without.iter().filter(|s| !found(s)).count(),
+            without_found: page.without.iter().filter(|s| found(s)).count(),
             without: page.without.len(),
         }
     }
@@ -303,18 +329,47 @@ impl Snippets {
     pub fn add(&mut self, o: &Snippets) {
         self.with_found += o.with_found;
         self.with += o.with;
-        self.without_absent += o.without_absent;
+        self.without_found += o.without_found;
         self.without += o.without;
+    }
+
+    /// tp / (tp + fp): of the snippets found, those that belong (0 when none is found).
+    pub fn precision(&self) -> f64 {
+        let found = self.with_found + self.without_found;
+        if found == 0 {
+            0.0
+        } else {
+            self.with_found as f64 / found as f64
+        }
+    }
+
+    /// tp / `with`: the share of the snippets that belong that were found (0 without any).
+    pub fn recall(&self) -> f64 {
+        if self.with == 0 {
+            0.0
+        } else {
+            self.with_found as f64 / self.with as f64
+        }
+    }
+
+    /// 2·tp / (2·tp + fp + fn), trafilatura's F1 (0 when nothing counts).
+    pub fn f1(&self) -> f64 {
+        let d = self.with_found + self.with + self.without_found;
+        if d == 0 {
+            0.0
+        } else {
+            2.0 * self.with_found as f64 / d as f64
+        }
     }
 
     /// Share of the `with` snippets found (`None` without any).
     pub fn with_share(&self) -> Option<f64> {
-        (self.with > 0).then(|| self.with_found as f64 / self.with as f64)
+        (self.with > 0).then(|| self.recall())
     }
 
     /// Share of the `without` snippets absent (`None` without any).
     pub fn without_share(&self) -> Option<f64> {
-        (self.without > 0).then(|| self.without_absent as f64 / self.without as f64)
+        (self.without > 0).then(|| 1.0 - self.without_found as f64 / self.without as f64)
     }
 }
 
@@ -456,8 +511,9 @@ pub fn block_figures<'a>(
 
 /// Block labels of analysed pages, for training the combined model: each block's share of
 /// content, 1 or 0 (None = no label). A page with an annotated copy in `annotated` (by page id)
-/// takes its labels from it ([`labels::align`], [`labels::Alignment::label`]); any other page's
-/// blocks are aligned with its gold text ([`labels::align_gold`]). With `soft`, a label is the
+/// takes its labels from it ([`labels::align`], [`labels::Alignment::label`]); a page with
+/// snippet gold only from its snippets ([`labels::snippet_labels`], hard labels); any other
+/// page's blocks are aligned with its gold text ([`labels::align_gold`]). With `soft`, a label is the
 /// share itself: of the block's aligned words, those aligned with content
 /// ([`labels::Alignment::content_share`]); of a block's words, those aligned with the gold text
 /// ([`labels::gold_shares`]).
@@ -490,10 +546,17 @@ pub fn page_block_labels(
                         .collect());
                 }
             }
+            let Some(gold) = &p.gold else {
+                let shown: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
+                return Ok(labels::snippet_labels(&shown, &p.with, &p.without)
+                    .into_iter()
+                    .map(hard)
+                    .collect());
+            };
             if soft {
-                return Ok(labels::gold_shares(&texts, &p.gold));
+                return Ok(labels::gold_shares(&texts, gold));
             }
-            Ok(labels::align_gold(&texts, &p.gold)
+            Ok(labels::align_gold(&texts, gold)
                 .into_iter()
                 .map(hard)
                 .collect())
@@ -896,9 +959,10 @@ pub fn cross_validate_combined(
 
 /// Cross-validate the n-gram models: every block's n-gram score is replaced by one from a
 /// model trained (like the one that scored it) on the pages of the other folds. `gold[i]` is
-/// the gold text of the page `docs[i]` came from.
+/// the gold text of the page `docs[i]` came from (`None`: the page has snippet gold only and
+/// trains nothing).
 pub fn cross_validate_ngram(
-    gold: &[&str],
+    gold: &[Option<&str>],
     docs: &mut [Option<Document>],
     models: &Models,
     folds: &Folds,
@@ -909,7 +973,7 @@ pub fn cross_validate_ngram(
         let count = |docs: &[Option<Document>], fold: Option<usize>| {
             let (mut clean, mut raw) = (new(), new());
             for (i, (g, d)) in gold.iter().zip(docs.iter()).enumerate() {
-                if fold.is_none_or(|f| folds.of[i] == f) {
+                if let Some(g) = g.filter(|_| fold.is_none_or(|f| folds.of[i] == f)) {
                     count_page(g, blocks_of(d), &mut clean, &mut raw);
                 }
             }

@@ -3,7 +3,7 @@
 //! `cowrex train`).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{
     GoldPage, analyze_pages, jsonl_lines, list_sets, load_block_labels, load_set, page_block_labels,
@@ -20,40 +20,60 @@ pub fn page_sources(pages: &SetPages) -> Vec<usize> {
     pages.iter().map(|(set, _)| *set).collect()
 }
 
-/// The selected sets of a pages directory (all with `only` empty) and their pages, and a
-/// warning for each set with pages that have no HTML file.
+/// The selected sets of one or more pages directories (all with `only` empty) and their pages,
+/// and a warning for each set with pages that have no HTML file. Sets are numbered in the
+/// order of the directories, then of their names; a set name may occur in one directory only.
 pub fn load_sets(
-    dir: &Path,
+    dirs: &[PathBuf],
     only: &[String],
 ) -> Result<(Vec<String>, SetPages, Vec<String>), Error> {
-    let all = list_sets(dir).map_err(|e| {
-        Error::Input(format!(
-            "{}: no ground-truth/ directory: {e}",
-            dir.display()
-        ))
-    })?;
+    let mut all: Vec<(String, &Path)> = Vec::new();
+    for dir in dirs {
+        let names = list_sets(dir).map_err(|e| {
+            Error::Input(format!(
+                "{}: no ground-truth/ directory: {e}",
+                dir.display()
+            ))
+        })?;
+        for name in names {
+            if let Some((_, other)) = all.iter().find(|(n, _)| *n == name) {
+                return Err(Error::Usage(format!(
+                    "set {name:?} is in both {} and {}",
+                    other.display(),
+                    dir.display()
+                )));
+            }
+            all.push((name, dir));
+        }
+    }
+    let where_ = || {
+        dirs.iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     for s in only {
-        if !all.contains(s) {
+        if !all.iter().any(|(n, _)| n == s) {
             return Err(Error::Usage(format!(
                 "no set {s:?} in {} (sets: {})",
-                dir.display(),
-                all.join(", ")
+                where_(),
+                all.iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         }
     }
-    let sets: Vec<String> = all
-        .into_iter()
-        .filter(|s| only.is_empty() || only.contains(s))
-        .collect();
-    if sets.is_empty() {
+    all.retain(|(n, _)| only.is_empty() || only.contains(n));
+    if all.is_empty() {
         return Err(Error::Input(format!(
             "{}: no sets (ground-truth/*.jsonl)",
-            dir.display()
+            where_()
         )));
     }
     let mut pages = Vec::new();
     let mut warnings = Vec::new();
-    for (i, set) in sets.iter().enumerate() {
+    for (i, (set, dir)) in all.iter().enumerate() {
         let (p, missing) = load_set(dir, set)?;
         if !missing.is_empty() {
             warnings.push(format!(
@@ -64,6 +84,7 @@ pub fn load_sets(
         }
         pages.extend(p.into_iter().map(|p| (i, p)));
     }
+    let sets = all.into_iter().map(|(n, _)| n).collect();
     Ok((sets, pages, warnings))
 }
 

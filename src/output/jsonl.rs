@@ -10,8 +10,8 @@
 //!                "ip":"…","http_date":"…","last_modified":"…","charset":"UTF-8","doctype":"HTML5"}}
 //! ```
 //!
-//! `text` is the blocks whose `bpv` is at most `bpt` (the document's threshold) that are not in-document duplicates, joined
-//! by newlines; `blocks` lists every block. Keys without a value (`title`, `ngram`, `dup_of`,
+//! `text` is the blocks whose `bpv` is at most `bpt` (the document's threshold), repeats
+//! included, joined by newlines; `blocks` lists every block. Keys without a value (`title`, `ngram`, `dup_of`,
 //! provenance fields) are left out. A duplicate of an earlier document gets `duplicate_of`.
 
 use serde::Serialize;

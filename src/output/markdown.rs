@@ -13,12 +13,9 @@ use crate::html::{Kind, mark};
 /// At most this many columns in a table; the text of cells further right goes to the last.
 const MAX_COLUMNS: usize = 64;
 
-/// The blocks Markdown writes: those of [`Document::text`], and table cells that repeat an
-/// earlier block (a table's "Yes" and "—" are its data).
+/// The blocks Markdown writes: those of [`Document::text`].
 pub fn blocks(doc: &Document) -> impl Iterator<Item = &Block> {
-    doc.blocks.iter().filter(|b| {
-        doc.is_content(b) && (b.dup_of.is_none() || matches!(b.kind, Kind::Cell { .. }))
-    })
+    doc.blocks.iter().filter(|b| doc.is_content(b))
 }
 
 /// The document's content as Markdown (empty without content); `links` keeps the links.

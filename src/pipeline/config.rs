@@ -92,7 +92,7 @@ impl Input {
 /// serialised (every field of [`RunConfig`] not marked `skip`) and the models' checksum.
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let settings = serde_json::to_string(cfg).expect("settings serialise");
-    let s = format!("v9 {settings} model={model_checksum}");
+    let s = format!("v10 {settings} model={model_checksum}");
     hex(&Md5::digest(s.as_bytes()))
 }
 #[cfg(test)]
@@ -133,8 +133,9 @@ mod tests {
     #[test]
     fn the_configuration_hash_covers_every_setting_that_changes_the_output() {
         type Change = fn(&mut RunConfig);
-        let changes: [Change; 22] = [
+        let changes: [Change; 23] = [
             |c| c.doc.threshold = Some(0.5),
+            |c| c.doc.favor = crate::classify::Favor::Precision,
             |c| c.doc.limits.max_depth += 1,
             |c| c.doc.limits.max_blocks += 1,
             |c| c.doc.limits.max_work += 1,

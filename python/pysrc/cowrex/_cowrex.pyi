@@ -19,6 +19,8 @@ class Options(TypedDict, total=False):
     """The scorer whose result is ``bpv`` and decides what is boilerplate (default: combined)."""
     threshold: Optional[float]
     """Blocks with ``bpv`` above it are boilerplate; default: each document's own (combined) or 0.5."""
+    favor: Literal["precision", "balanced", "recall"]
+    """Where the combined model cuts a document without ``threshold`` (default: balanced)."""
     lang: Literal["auto", "en", "de", "fr", "sv"]
     ngram: Literal["auto", "standard", "nonlexical", "off"]
     model: Union[str, os.PathLike[str]]
@@ -94,7 +96,7 @@ class Document:
     """An analysed page."""
     @property
     def text(self) -> str:
-        """The content blocks that do not repeat an earlier block, one per line."""
+        """The content blocks (repeated blocks included), one per line."""
     @property
     def blocks(self) -> list[Block]: ...
     @property
