@@ -398,6 +398,100 @@ fn compressed_payloads_are_decoded_and_capped_by_what_they_hold() {
 }
 
 #[test]
+fn utf8_pages_declaring_a_legacy_charset_are_read_as_utf8() {
+    let dir = tempdir("declared-charset");
+    let chinese = "这是一个用UTF-8写成的中文网页，它的元标记却说它是GB2312编码。";
+    let utf8_page = format!(
+        "<html><head><meta charset=\"gb2312\"><title>中文网页</title></head>\
+         <body><p>{chinese}</p></body></html>"
+    );
+    // The same declaration over GBK bytes: 中文网页，用GBK写成。
+    let mut gbk_page = b"<html><head><meta charset=\"gb2312\"></head><body><p>".to_vec();
+    gbk_page.extend_from_slice(
+        b"\xd6\xd0\xce\xc4\xcd\xf8\xd2\xb3\xa3\xac\xd3\xc3GBK\xd0\xb4\xb3\xc9\xa1\xa3",
+    );
+    gbk_page.extend_from_slice(b"</p></body></html>");
+    // No charset in the HTTP header: the <meta> declares it.
+    let response = |body: &[u8]| {
+        let mut b = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        b.extend_from_slice(body);
+        b
+    };
+    let http = "application/http; msgtype=response";
+    let mut warc = raw_record("response", http, &response(utf8_page.as_bytes()), 1);
+    warc.extend(raw_record("response", http, &response(&gbk_page), 2));
+    let input = dir.join("declared.warc");
+    std::fs::write(&input, &warc).unwrap();
+    let out = dir.join("out");
+    assert!(
+        process(&[&input], &out, &["--format", "xml,jsonl"])
+            .status
+            .success()
+    );
+    let stats = check_outputs(&out, "declared");
+    assert_eq!(stats["fates"]["written"], 2, "{stats}");
+    assert_eq!(stats["charset_evidence"]["valid_utf8"], 1, "{stats}");
+    assert_eq!(stats["charset_evidence"]["meta"], 1, "{stats}");
+    assert_eq!(stats["charsets"]["UTF-8"], 1, "{stats}");
+    assert_eq!(stats["charsets"]["GBK"], 1, "{stats}");
+
+    let xml = String::from_utf8(gunzip(&out.join("declared.xml.gz"))).unwrap();
+    let docs: Vec<&str> = xml.split("</doc>\n").filter(|d| !d.is_empty()).collect();
+    assert_eq!(docs.len(), 2);
+    let first = docs[0].lines().next().unwrap();
+    assert!(first.contains(r#" sourcecharset="UTF-8" "#), "{first}");
+    assert!(first.contains(r#" declared-charset="GBK""#), "{first}");
+    assert!(docs[0].contains(&format!("\n{chinese}\n")), "{}", docs[0]);
+    let second = docs[1].lines().next().unwrap();
+    assert!(second.contains(r#" sourcecharset="GBK" "#), "{second}");
+    assert!(!second.contains("declared-charset"), "{second}");
+    assert!(docs[1].contains("\n中文网页，用GBK写成。\n"), "{}", docs[1]);
+
+    let jsonl = String::from_utf8(gunzip(&out.join("declared.jsonl.gz"))).unwrap();
+    let lines: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["provenance"]["charset"], "UTF-8");
+    assert_eq!(lines[0]["provenance"]["declared_charset"], "GBK");
+    assert!(lines[0]["text"].as_str().unwrap().contains(chinese));
+    assert_eq!(lines[1]["provenance"]["charset"], "GBK");
+    assert!(lines[1]["provenance"].get("declared_charset").is_none());
+
+    // `extract --format json` says so too, and only for such a page.
+    let extract = |page: &[u8]| -> serde_json::Value {
+        let file = dir.join("page.html");
+        std::fs::write(&file, page).unwrap();
+        let o = cowrex()
+            .args(["extract", "--format", "json"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let v = extract(utf8_page.as_bytes());
+    assert_eq!(
+        (&v["sourcecharset"], &v["declared_charset"]),
+        (&"UTF-8".into(), &"GBK".into())
+    );
+    assert!(
+        v["blocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["text"] == chinese)
+    );
+    let v = extract(&gbk_page);
+    assert_eq!(v["sourcecharset"], "GBK");
+    assert!(v.get("declared_charset").is_none());
+}
+
+#[test]
 fn stdin_and_directories_are_inputs() {
     let out = tempdir("stdin");
     let mut c = cowrex();

@@ -588,6 +588,12 @@ impl Document {
         &self.doc.source_charset
     }
 
+    /// The charset the page declared, when its bytes were read as UTF-8 against it.
+    #[getter]
+    fn declared_charset(&self) -> Option<&str> {
+        self.doc.declared_charset.as_deref()
+    }
+
     /// The decision threshold: blocks whose `bpv` is above it are boilerplate.
     #[getter]
     fn threshold(&self) -> f32 {

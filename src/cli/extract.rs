@@ -115,7 +115,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
             }
         }
         Format::Json => {
-            let v = serde_json::json!({
+            let mut v = serde_json::json!({
                 "title": doc.metadata.title,
                 "author": doc.metadata.author,
                 "published": doc.metadata.published,
@@ -143,6 +143,10 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                     v
                 }).collect::<Vec<_>>(),
             });
+            // Only on a page read as UTF-8 against its declaration (formats.md).
+            if let Some(c) = &doc.declared_charset {
+                v["declared_charset"] = serde_json::json!(c);
+            }
             writeln!(out, "{v}")?;
         }
     }

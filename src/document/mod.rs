@@ -72,6 +72,9 @@ pub struct Document {
     pub id: String,
     /// The charset the page was decoded from, upper-cased (`sourcecharset`).
     pub source_charset: String,
+    /// The charset the HTTP header or a `<meta>` declared, upper-cased, when the page was
+    /// decoded as UTF-8 against it (`declared-charset`, [`decode::Evidence::ValidUtf8`]).
+    pub declared_charset: Option<String>,
     /// The page's doctype.
     pub doctype: Doctype,
     /// Headline, author, dates, site name, canonical URL, description, declared language.
@@ -487,6 +490,7 @@ pub fn analyze(
         id: doc_id(&page.meta),
         meta: page.meta,
         source_charset: sniffed.name(),
+        declared_charset: sniffed.declared_name(),
         doctype: seg.doctype,
         metadata: head.metadata,
         keywords: head.keywords,

@@ -94,6 +94,9 @@ struct Provenance<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     last_modified: Option<&'a str>,
     charset: &'a str,
+    /// The declaration that `charset` overrode ([`Document::declared_charset`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    declared_charset: Option<&'a str>,
     doctype: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     truncated: Option<&'a str>,
@@ -166,6 +169,7 @@ pub fn write_doc(
             http_date: m.http_date.as_deref(),
             last_modified: m.last_modified.as_deref(),
             charset: &doc.source_charset,
+            declared_charset: doc.declared_charset.as_deref(),
             doctype: doc.doctype.as_str(),
             truncated: m.truncated.as_deref(),
         },

@@ -36,7 +36,8 @@ pub struct FileStats {
     /// `end_of_input` when the input ended inside the record (also a `truncated_record`
     /// stream error).
     pub warc_truncated: BTreeMap<String, u64>,
-    /// Written documents by how their charset was found (`bom`, `http`, `meta`, `detected`).
+    /// Written documents by how their charset was found (`bom`, `http`, `meta`, `valid_utf8`,
+    /// `detected`: [`crate::decode::Evidence::name`]).
     pub charset_evidence: BTreeMap<String, u64>,
     /// Written documents by charset (as in `sourcecharset`).
     pub charsets: BTreeMap<String, u64>,

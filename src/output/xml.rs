@@ -13,7 +13,9 @@
 //! </div>
 //! </doc>
 //! ```
-//! Escaping is texrex's (`& " ' < >`); the text is already free of XML-illegal characters.
+//! Only some documents have `truncated`, `declared-charset` and `duplicate-of`, in this order
+//! after `declared-language`. Escaping is texrex's (`& " ' < >`); the text is already free of
+//! XML-illegal characters.
 //!
 //! The same writer makes VRT (CWB's vertical format): the same lines, with every text line
 //! replaced by its tokens, one per line (Unicode word boundaries, UAX #29).
@@ -178,6 +180,9 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
     attr(out, "declared-language", opt(&m.declared_language));
     if let Some(t) = &doc.meta.truncated {
         attr(out, "truncated", t);
+    }
+    if let Some(c) = &doc.declared_charset {
+        attr(out, "declared-charset", c);
     }
     let mark_at = out.len();
     if let Some(id) = &doc.duplicate_of {

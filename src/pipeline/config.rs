@@ -89,7 +89,9 @@ impl Input {
 }
 
 /// Hash of everything that changes the output, for `done.json`: the run's settings as
-/// serialised (every field of [`RunConfig`] not marked `skip`) and the models' checksum.
+/// serialised (every field of [`RunConfig`] not marked `skip`) and the models' checksum. Its
+/// leading `vN` goes up when cowrex writes differently with the same settings, so that a
+/// resumed run redoes its inputs.
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let settings = serde_json::to_string(cfg).expect("settings serialise");
     let s = format!("v10 {settings} model={model_checksum}");

@@ -95,7 +95,7 @@ pub(super) struct DocOut {
     pub capped: Option<&'static str>,
     /// The charset the page was decoded from (`sourcecharset`).
     pub charset: String,
-    /// How the charset was found: `bom`, `http`, `meta` or `detected`.
+    /// How the charset was found ([`crate::decode::Evidence::name`]).
     pub evidence: &'static str,
     /// The page has bytes that are malformed in its charset.
     pub malformed: bool,
@@ -273,12 +273,9 @@ fn doc_out(doc: &Document, rendered: Renders) -> DocOut {
         blocks_written: doc.blocks.len() as u64,
         capped: doc.capped.map(crate::html::Cap::name),
         charset: doc.source_charset.clone(),
-        evidence: match doc.evidence {
-            Some(crate::decode::Evidence::Bom) => "bom",
-            Some(crate::decode::Evidence::Http) => "http",
-            Some(crate::decode::Evidence::Meta) => "meta",
-            _ => "detected",
-        },
+        evidence: doc
+            .evidence
+            .map_or("detected", crate::decode::Evidence::name),
         malformed: doc.malformed,
         language: crate::document::language_code(doc.language),
         model: doc.model.map_or("custom", |m| m.code()),

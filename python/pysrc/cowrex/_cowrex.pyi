@@ -142,7 +142,11 @@ class Document:
     @property
     def host(self) -> str: ...
     @property
-    def charset(self) -> str: ...
+    def charset(self) -> str:
+        """The charset the page was decoded from (``sourcecharset``)."""
+    @property
+    def declared_charset(self) -> Optional[str]:
+        """The charset the page declared, when its bytes were read as UTF-8 against it."""
     @property
     def threshold(self) -> float: ...
     @property
