@@ -6,8 +6,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 DATA=../shared/data
-if [ ! -d "$DATA/texrex" ] || [ ! -d "$DATA/pages" ] || [ ! -d "$DATA/texrex-boilerplate" ] || [ ! -d "$DATA/blocks" ]; then
-    echo "train_models.sh: needs $DATA/texrex, $DATA/texrex-boilerplate, $DATA/pages and $DATA/blocks" >&2
+if [ ! -d "$DATA/texrex" ] || [ ! -d "$DATA/pages" ] || [ ! -d "$DATA/snippets" ] || [ ! -d "$DATA/texrex-boilerplate" ] || [ ! -d "$DATA/blocks" ]; then
+    echo "train_models.sh: needs $DATA/texrex, $DATA/texrex-boilerplate, $DATA/pages, $DATA/snippets and $DATA/blocks" >&2
     exit 2
 fi
 cargo build --release --quiet
@@ -31,9 +31,9 @@ for pair in en:eng de:deu fr:fra sv:swe; do
     "$COWREX" train profile --lang "$code" -o "models/profile-$lang.prof" "$TMP/$lang.jsonl" "$DATA/pages/ground-truth"
 done
 echo "== markup.words.gz"
-"$COWREX" train markup --pages "$DATA/pages" --blocks "$DATA/blocks" -o models/markup.words.gz
+"$COWREX" train markup --pages "$DATA/pages" --pages "$DATA/snippets" --blocks "$DATA/blocks" -o models/markup.words.gz
 # The combined model last: its features include every other model's output.
 cargo build --release --quiet  # embed the models just trained
 echo "== combined.gbt.gz"
-"$COWREX" train combined --pages "$DATA/pages" --blocks "$DATA/blocks" -o models/combined.gbt.gz
+"$COWREX" train combined --pages "$DATA/pages" --pages "$DATA/snippets" --blocks "$DATA/blocks" -o models/combined.gbt.gz
 git status --short models/

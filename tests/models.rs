@@ -274,8 +274,10 @@ fn eval_reports_bag_of_words_figures() {
     }
 }
 
-/// Leave one source out: with a second set whose pages have types and snippets, each set is
-/// scored by models trained on the other; page types and snippet checks are reported.
+/// Leave one source out: with a second set whose pages have types and snippets, and a third,
+/// in a second directory, with snippet gold only, each set is scored by models trained on the
+/// others; page types, snippet checks (by language for the third set) and the figures at each
+/// `--favor` are reported, and the third set's blocks are labelled by their snippets.
 #[test]
 fn eval_leaves_one_source_out_with_page_types_and_snippets() {
     let dir = tempdir("eval-loso");
@@ -303,6 +305,27 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
         gt.push('\n');
     }
     std::fs::write(dir.join("ground-truth/typed.jsonl"), gt).unwrap();
+    // The third set: the same pages with snippet gold only, in a directory of its own.
+    let snippets = dir.join("snippets");
+    std::fs::create_dir_all(snippets.join("html/snips")).unwrap();
+    std::fs::create_dir_all(snippets.join("ground-truth")).unwrap();
+    let mut gt = String::new();
+    for i in 0..3 {
+        for ext in ["html", "html.gz"] {
+            let src = html.join("news").join(format!("page{i}.{ext}"));
+            if src.exists() {
+                let to = snippets.join("html/snips").join(format!("s{i}.{ext}"));
+                std::fs::copy(&src, to).unwrap();
+            }
+        }
+        let body = [ARTICLE, ARTICLE2, ARTICLE2][i];
+        let line = serde_json::json!({
+            "page_id": format!("s{i}"), "plaintext": null,
+            "with": [&body[..40]], "without": ["Copyright 2024", "Privacy"],
+        });
+        gt.push_str(&format!("{line}\n"));
+    }
+    std::fs::write(snippets.join("ground-truth/snips.jsonl"), gt).unwrap();
     let json = dir.join("loso.json");
     let dump = dir.join("blocks.jsonl");
     let features = dir.join("features.f32");
@@ -317,10 +340,15 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
             Path::new("--dump-features"),
             &features,
             &dir,
+            &snippets,
         ],
     );
     assert!(
         out.contains("each set scored by models trained on the others"),
+        "{out}"
+    );
+    assert!(
+        out.contains("snips                     3 (snippet gold only: below)"),
         "{out}"
     );
     for set in ["news", "typed", "  article", "  forum"] {
@@ -336,13 +364,37 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
             "{out}"
         );
     }
-    assert!(out.contains("  snippets: "), "{out}");
+    assert!(out.contains("snippets (found `with` snippets"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("typed ") && l.contains(" 3 ")),
+        "{out}"
+    );
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let typed = &v["sets"]["typed"];
     assert_eq!(typed["kinds"]["forum"]["pages"], 1);
     assert_eq!(typed["snippets"]["with"], 3);
     assert_eq!(typed["snippets"]["without"], 3);
     assert!(v["sets"]["news"].get("snippets").is_none());
+    // The set with snippet gold only: no bag-of-words figures, its snippets counted as
+    // trafilatura counts them, by language; the macro figures are over the other two sets.
+    let snips = &v["sets"]["snips"];
+    assert!(snips.get("f1").is_none(), "{snips}");
+    assert_eq!(snips["snippets"]["with"], 3);
+    assert_eq!(snips["snippets"]["without"], 6);
+    let eng = &snips["snippets"]["by_language"]["eng"];
+    assert_eq!(eng["pages"], 3, "{snips}");
+    let (tp, fp) = (
+        eng["with_found"].as_f64().unwrap(),
+        eng["without_found"].as_f64().unwrap(),
+    );
+    assert_eq!(eng["precision"].as_f64().unwrap(), tp / (tp + fp).max(1.0));
+    assert_eq!(v["macro"]["sets"], 2);
+    // The same scores cut at each favour: precision's cut keeps no more than recall's.
+    let dial = &v["favor"];
+    let words = |f: &str| dial[f]["macro"]["recall"].as_f64().unwrap();
+    assert!(words("precision") <= words("balanced") && words("balanced") <= words("recall"));
+    assert!(dial["recall"]["snips"]["recall"].is_number(), "{dial}");
     let page = v["pages"]
         .as_array()
         .unwrap()
@@ -356,7 +408,7 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 6);
+    assert_eq!(lines.len(), 9);
     let blocks = lines[0]["blocks"].as_array().unwrap();
     assert!(
         blocks.len() > 3
@@ -377,6 +429,26 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
     };
     assert_eq!(label(&ARTICLE[..30]), Some(1.0));
     assert_eq!(label("Copyright 2024"), Some(0.0));
+    // A page with snippet gold only: the blocks its snippets touch are labelled, the rest
+    // (the navigation) are not.
+    let snip = lines.iter().find(|l| l["page_id"] == "s0").unwrap();
+    let labels: Vec<(String, Option<f64>)> = snip["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["text"].as_str().unwrap().to_owned(), b["label"].as_f64()))
+        .collect();
+    for (text, label) in &labels {
+        let want = if text.starts_with(&ARTICLE[..40]) {
+            // The paragraph is there twice: a `with` snippet found twice labels neither copy.
+            None
+        } else if text.contains("Copyright 2024") {
+            Some(0.0)
+        } else {
+            None
+        };
+        assert_eq!(*label, want, "{text}: {labels:?}");
+    }
     // The features: one row of the combined model's inputs per dumped block.
     let rows: usize = lines
         .iter()
@@ -389,10 +461,14 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
     // The snippets of another tool's texts: the gold text has every `with` snippet and none
     // of the `without` ones; all blocks have every one of both.
     let ext = run_ok(&["eval", "--sets", "typed", "--scorer", "all"], &[&dir]);
-    assert!(
-        ext.contains("  snippets: 1.0000 of 3 found that belong, 0.0000 of 3 absent"),
-        "{ext}"
-    );
+    let table = ext
+        .split("snippets (found")
+        .nth(1)
+        .expect("a snippet table");
+    // pages, with, without, precision, recall, f1
+    let row = figures(table, "typed");
+    assert_eq!(row[..5], [3.0, 3.0, 3.0, 0.5, 1.0], "{ext}");
+    assert!((row[5] - 2.0 / 3.0).abs() < 1e-4, "{ext}");
     // One set cannot be left out, and --loso goes with neither --cv nor another tool's texts.
     for args in [
         vec!["eval", "--sets", "news", "--loso"],
@@ -847,7 +923,11 @@ fn ncleaner_models_reproduce_and_clean_cleaneval() {
 /// what the words mean: `sidebar` and `footer` boilerplate, `article` content.
 #[test]
 fn train_markup_reproduces_the_built_in_model() {
-    let (Some(pages), Some(blocks)) = (shared_data("pages"), shared_data("blocks")) else {
+    let (Some(pages), Some(snippets), Some(blocks)) = (
+        shared_data("pages"),
+        shared_data("snippets"),
+        shared_data("blocks"),
+    ) else {
         return;
     };
     let dir = tempdir("markup-shipped");
@@ -856,6 +936,8 @@ fn train_markup_reproduces_the_built_in_model() {
         &["train", "markup", "--pages"],
         &[
             &pages,
+            Path::new("--pages"),
+            &snippets,
             Path::new("--blocks"),
             &blocks,
             Path::new("-o"),
@@ -888,7 +970,11 @@ fn train_markup_reproduces_the_built_in_model() {
 /// five sets, to keep CI short; docs/models.md has the figures on all five).
 #[test]
 fn combined_model_reproduces_and_beats_each_detector() {
-    let (Some(pages), Some(blocks)) = (shared_data("pages"), shared_data("blocks")) else {
+    let (Some(pages), Some(snippets), Some(blocks)) = (
+        shared_data("pages"),
+        shared_data("snippets"),
+        shared_data("blocks"),
+    ) else {
         return;
     };
     let dir = tempdir("combined-shipped");
@@ -897,6 +983,8 @@ fn combined_model_reproduces_and_beats_each_detector() {
         &["train", "combined", "--pages"],
         &[
             &pages,
+            Path::new("--pages"),
+            &snippets,
             Path::new("--blocks"),
             &blocks,
             Path::new("-o"),

@@ -20,7 +20,7 @@ use super::{Block, boilerpipe, justext, markup, mlp, ngram};
 use crate::html::cue;
 
 /// Number of features per block.
-pub const N_FEATURES: usize = 144 + CUE_FEATURES;
+pub const N_FEATURES: usize = 147 + CUE_FEATURES;
 
 /// Hashes of the lower-cased words (runs of alphanumeric characters) of a text; `word` is a
 /// buffer the caller keeps from one text to the next.
@@ -427,7 +427,7 @@ fn cue_names(prefix: &str, suffix: &str) -> Vec<String> {
 
 /// The model's features per block, group by group: the one definition of its input, for
 /// training, scoring and [`feature_names`].
-static GROUPS: [Group; 22] = [
+static GROUPS: [Group; 23] = [
     // texrex's 37 block features.
     Group {
         names: || {
@@ -725,6 +725,21 @@ static GROUPS: [Group; 22] = [
         values: |v, _, out| {
             let kinds = v.page.kinds;
             out.extend((0..page_kind::COUNT).map(|bit| flag(kinds & (1 << bit) != 0)));
+        },
+    },
+    // The page's language, which says what the language-bound detectors' scores mean: English
+    // (NCleaner's standard model and texrex's English MLP), one of the other languages with
+    // their own MLP (de, fr, sv), or none identified.
+    Group {
+        names: || names(&["lang_english", "lang_own_mlp", "lang_unknown"]),
+        values: |v, _, out| {
+            use whatlang::Lang::{Deu, Eng, Fra, Swe};
+            let lang = v.page.language;
+            out.extend([
+                flag(lang == Some(Eng)),
+                flag(matches!(lang, Some(Eng | Deu | Fra | Swe))),
+                flag(lang.is_none()),
+            ]);
         },
     },
     // The cues of its own container and of its page ([`cue_features`]).

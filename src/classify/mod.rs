@@ -379,9 +379,12 @@ impl Models {
         Models::new(LangChoice::Auto, None, NgramChoice::Auto, None)
     }
 
-    /// Whether the document's language must be identified.
+    /// Whether the document's language must be identified: to choose the MLP or the n-gram
+    /// model, or because the combined model decides (its features read the language).
     pub fn needs_language(&self) -> bool {
-        self.lang == LangChoice::Auto || self.ngram == NgramChoice::Auto
+        self.lang == LangChoice::Auto
+            || self.ngram == NgramChoice::Auto
+            || self.scorer == Scorer::combined()
     }
 
     /// The MLP for a document in `lang` (the identified language, if any), and which built-in

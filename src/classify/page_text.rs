@@ -1,9 +1,14 @@
-//! What a page says of itself outside its blocks (its title, structured data and kind), which
-//! the combined model compares its blocks with.
+//! What a page says of itself outside its blocks (its title, structured data and kind), and
+//! its identified language, which the combined model reads its blocks with.
 
-/// What a page says of itself outside its blocks, which the features compare its blocks with.
+/// What a page says of itself outside its blocks, which the features compare its blocks with,
+/// and the language cowrex identified for it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageText {
+    /// The identified language ([`crate::classify::identify_language`]), which says which
+    /// models the language-bound detectors used (texrex's MLP of en/de/fr/sv or English's,
+    /// NCleaner's standard model for English or the non-lexical one).
+    pub language: Option<whatlang::Lang>,
     /// The page's title: `og:title`, else `<title>`.
     pub title: String,
     /// The body of the page's structured data: JSON-LD `articleBody`, `text` and `reviewBody`.

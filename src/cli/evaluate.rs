@@ -194,7 +194,10 @@ pub(super) fn cowrex_texts(
                 dump_features(path, &docs)?;
             }
             let training = a.gbt.training();
-            eval::cross_validate_combined(&mut docs, &labels, &sources, folds, training, threads);
+            let partial = eval::sets::partial_labels(pages);
+            eval::cross_validate_combined(
+                &mut docs, &labels, &sources, &partial, folds, training, threads,
+            );
             trained_labels = Some(labels);
         }
     }
@@ -475,6 +478,9 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
         "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2, "sets": gold_sets},
         "pages": json_pages,
     });
+    if let Some(dial) = favor_dial(&a, &sets, &pages, &docs) {
+        json["favor"] = dial;
+    }
     if let Some(dir) = &a.blocks {
         json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| kept(&a, b))?;
     }
@@ -500,10 +506,12 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
     if let Some(p) = &a.json {
         std::fs::write(p, format!("{json:#}\n")).map_err(|e| Error::output(p.display(), e))?;
     }
-    println!(
-        "macro precision={:.4} recall={:.4} f1={:.4} ({gold_sets} sets with gold text)",
-        macro_f.0, macro_f.1, macro_f.2
-    );
+    if gold_sets > 0 {
+        println!(
+            "macro precision={:.4} recall={:.4} f1={:.4} ({gold_sets} sets with gold text)",
+            macro_f.0, macro_f.1, macro_f.2
+        );
+    }
     Ok(EXIT_OK)
 }
 
@@ -546,4 +554,78 @@ fn snippet_languages(
             Ok(doc.map_or(document::language_code(None), |d| d.language_code()))
         })
         .collect()
+}
+
+/// For a decision cut at the expected-F threshold without a fixed --threshold: the figures at
+/// each `--favor` from the same scores (macro precision, recall and F1 over the sets with gold
+/// text, and the snippets of each set with snippet gold only), printed and returned as JSON.
+fn favor_dial(
+    a: &EvalArgs,
+    sets: &[String],
+    pages: &SetPages,
+    docs: &[Option<document::Document>],
+) -> Option<serde_json::Value> {
+    let scorer = a.decision()?;
+    if docs.is_empty() || a.model.threshold.is_some() || scorer.decision().cut != Cut::ExpectedF {
+        return None;
+    }
+    let snippet_sets: Vec<usize> = (0..sets.len())
+        .filter(|&i| pages.iter().any(|(s, p)| *s == i && p.gold.is_none()))
+        .collect();
+    println!("favor (the same scores, cut at each expected F_β)");
+    print!(
+        "{:<10} {:>9} {:>9} {:>9}",
+        "favor", "macro-p", "macro-r", "macro-f1"
+    );
+    for &i in &snippet_sets {
+        print!(" {:>30}", format!("{} snippets p/r/f", sets[i]));
+    }
+    println!();
+    let mut out = serde_json::Map::new();
+    for favor in classify::Favor::ALL {
+        let mut overlaps: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
+        let mut snippets = vec![eval::Snippets::default(); sets.len()];
+        for ((set, p), d) in pages.iter().zip(docs) {
+            let blocks = eval::blocks_of(d);
+            let t = document::decision_threshold(blocks, scorer, favor);
+            let text = document::content_text(blocks.iter().filter(|b| b.bpv <= t));
+            match &p.gold {
+                Some(gold) => overlaps[*set].push(eval::Overlap::of(&text, gold)),
+                None => snippets[*set].add(&eval::Snippets::of(&text, p)),
+            }
+        }
+        let figures: Vec<eval::SetFigures> = overlaps
+            .iter()
+            .filter(|o| !o.is_empty())
+            .map(|o| eval::SetFigures::of(o))
+            .collect();
+        let mut v = serde_json::json!({});
+        if figures.is_empty() {
+            print!("{:<10} {:>9} {:>9} {:>9}", favor.name(), "–", "–", "–");
+        } else {
+            let n = figures.len() as f64;
+            let mean = |f: fn(&eval::SetFigures) -> f64| figures.iter().map(f).sum::<f64>() / n;
+            let (p, r, f) = (mean(|s| s.precision), mean(|s| s.recall), mean(|s| s.f1));
+            print!("{:<10} {p:>9.4} {r:>9.4} {f:>9.4}", favor.name());
+            v["macro"] = serde_json::json!({"precision": p, "recall": r, "f1": f});
+        }
+        for &i in &snippet_sets {
+            let sn = &snippets[i];
+            print!(
+                " {:>30}",
+                format!(
+                    "{:.4} / {:.4} / {:.4}",
+                    sn.precision(),
+                    sn.recall(),
+                    sn.f1()
+                )
+            );
+            v[sets[i].as_str()] = serde_json::json!({
+                "precision": sn.precision(), "recall": sn.recall(), "f1": sn.f1(),
+            });
+        }
+        println!();
+        out.insert(favor.name().to_owned(), v);
+    }
+    Some(out.into())
 }

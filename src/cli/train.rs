@@ -437,6 +437,7 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
         &labels,
         &rows,
         &sources,
+        &eval::sets::partial_labels(&pages),
         |_| true,
         a.gbt.training(),
         threads,

@@ -419,13 +419,14 @@ pub fn analyze(
     let blocks_total = seg.blocks.len();
     let mut blocks = make_blocks(&mut seg, raw_text.len(), cfg, &mut dec).ok_or(no_text)?;
     let regions = block_regions(&blocks, &seg.regions);
-    let head = read_head(&seg, &blocks, &page.meta, &mut dec);
+    let mut head = read_head(&seg, &blocks, &page.meta, &mut dec);
     times.features += elapsed(&mut t);
     let language = if models.needs_language() {
         classify::identify_language(blocks.iter().map(|b| b.cleansed.as_str()))
     } else {
         None
     };
+    head.page_text.language = language;
     times.language += elapsed(&mut t);
     let scoring = detector::Page {
         models,

@@ -12,7 +12,7 @@
 //! snippets a correct extraction contains (`with`) and snippets it does not (`without`),
 //! counted as trafilatura's evaluation counts them ([`Snippets`]). Such pages have no
 //! bag-of-words figures, and training takes partial block labels from their snippets
-//! ([`snippet_labels`]).
+//! ([`labels::snippet_labels`]).
 //!
 //! Gold text is the page's main content. Dragnet's gold text goes on, after a marker line
 //! (`!@#$%^&*()  COMMENTS` and misspellings of it), with the page's user comments; a comment
@@ -278,8 +278,8 @@ impl Overlap {
 /// Snippet checks on one page, as trafilatura's evaluation counts them
 /// (`tests/eval_common.py`): a snippet is found when, its runs of white space made one space
 /// and trimmed, it is a substring of the text with its white space made one space (case
-/// matters); invisible characters are left out of both ([`normalise_space`]). Found `with` snippets are true positives, found `without` snippets false
-/// positives; pooled over pages, precision = tp / (tp + fp) and recall = tp / `with`.
+/// matters); invisible characters (soft hyphens, zero-width spaces and joiners) are left out
+/// of both. Found `with` snippets are true positives, found `without` snippets false positives; pooled over pages, precision = tp / (tp + fp) and recall = tp / `with`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Snippets {
     /// `with` snippets found in the text (true positives).
@@ -693,13 +693,18 @@ fn page_weights(
 /// `calibration_temperature` of the probabilities that main models trained without the
 /// page's source give it (one fold per source; `STACK_FOLDS` folds over the pages when they
 /// come from one source), so that they are calibrated for pages of a source the model has not
-/// seen. `rows[i]` are page `i`'s [`combined::features`]. Returns the model and that
-/// temperature.
+/// seen. The temperature is fitted on the pages whose every block has its chance of a label
+/// (not `partial[i]`): a page with snippet gold labels only the blocks its snippets touch, a
+/// sample of the clearest content and of boilerplate chosen to be hard, which says little about
+/// how sure the model should be of a block. `rows[i]` are page `i`'s [`combined::features`].
+/// Returns the model and that temperature.
+#[allow(clippy::too_many_arguments)]
 pub fn train_combined(
     docs: &[Option<Document>],
     labels: &[Vec<Option<f32>>],
     rows: &[Vec<f32>],
     sources: &[usize],
+    partial: &[bool],
     use_page: impl Fn(usize) -> bool,
     training: CombinedTraining,
     threads: usize,
@@ -746,9 +751,14 @@ pub fn train_combined(
         )
     });
     // Rows of one value: the block's probability from the main model trained without its fold.
-    let held = training_data(docs, labels, &weight, used, 1, |i| {
-        mains[calibration_fold[i].expect("a training page")].predict_rows(&stacked(i))
-    });
+    let held = training_data(
+        docs,
+        labels,
+        &weight,
+        |i| used(i) && !partial[i],
+        1,
+        |i| mains[calibration_fold[i].expect("a training page")].predict_rows(&stacked(i)),
+    );
     let temperature = calibration_temperature(&held.x, &held.y, &held.w);
     let second = gbt::train(
         &training_data(docs, labels, &weight, used, width, stacked),
@@ -900,11 +910,12 @@ impl Folds {
 
 /// Cross-validate the combined model: each page's blocks' `bpv` are replaced by a model
 /// trained on the labelled pages of the other folds ([`train_combined`]; page `i` comes from
-/// source `sources[i]`). Folds train on up to `threads` threads.
+/// source `sources[i]`, its labels are `partial[i]`). Folds train on up to `threads` threads.
 pub fn cross_validate_combined(
     docs: &mut [Option<Document>],
     labels: &[Vec<Option<f32>>],
     sources: &[usize],
+    partial: &[bool],
     folds: &Folds,
     training: CombinedTraining,
     threads: usize,
@@ -923,16 +934,17 @@ pub fn cross_validate_combined(
                         if fold >= k {
                             return out;
                         }
-                        let model = train_combined(
+                        let (model, temperature) = train_combined(
                             shared,
                             labels,
                             &rows,
                             sources,
+                            partial,
                             |i| folds.of[i] != fold,
                             training,
                             1,
-                        )
-                        .0;
+                        );
+                        eprintln!("cowrex: fold {fold}: calibrated at temperature {temperature}");
                         out.push((fold, model));
                     }
                 })

@@ -15,6 +15,12 @@ use crate::error::Error;
 /// Pages with the index of their set.
 pub type SetPages = Vec<(usize, GoldPage)>;
 
+/// Whether each page's block labels are partial: pages with snippet gold only label just the
+/// blocks their snippets touch ([`super::train_combined`]).
+pub fn partial_labels(pages: &SetPages) -> Vec<bool> {
+    pages.iter().map(|(_, p)| p.gold.is_none()).collect()
+}
+
 /// The set (by its index) each page comes from.
 pub fn page_sources(pages: &SetPages) -> Vec<usize> {
     pages.iter().map(|(set, _)| *set).collect()
