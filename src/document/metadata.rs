@@ -823,16 +823,18 @@ fn parse_date(s: &str) -> Option<Found> {
 }
 
 /// The first date written in a text: ISO (`2024-05-17`, also with `/` or `.`), `DD.MM.YYYY`,
-/// English month names, or `MM/DD/YYYY` / `DD/MM/YYYY` where the day is over 12.
+/// English month names, or `MM/DD/YYYY` / `DD/MM/YYYY` where the day is over 12. An ISO date,
+/// and the year after a month name, may be glued to letters (inline elements' texts run
+/// together: `Jane Doe2022-11-23T08:10`, `Dec 17, 2025Jane Doe`), not to other digits.
 fn find_date(s: &str) -> Option<Found> {
     static DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
             r"(?ix)
-            \b(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})\b
+            (?:^|\D)(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})(?:\D|$)
             | \b(?P<ed>\d{1,2})\.\s?(?P<em>\d{1,2})\.\s?(?P<ey>\d{4})\b
             | \b(?P<na>\d{1,2})/(?P<nb>\d{1,2})/(?P<ny>\d{4})\b
-            | \b(?P<md>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<mm>[a-z]{3,9})\.?,?\s+(?P<my>\d{4})\b
-            | \b(?P<wm>[a-z]{3,9})\.?\s+(?P<wd>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<wy>\d{4})\b",
+            | \b(?P<md>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<mm>[a-z]{3,9})\.?,?\s+(?P<my>\d{4})(?:\D|$)
+            | \b(?P<wm>[a-z]{3,9})\.?\s+(?P<wd>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<wy>\d{4})(?:\D|$)",
         )
         .expect("valid pattern")
     });
@@ -978,6 +980,14 @@ mod tests {
             find_date("Posted by Jane on March 3, 2021 at 10:00").map(|f| f.iso()),
             Some("2021-03-03".into())
         );
+        let found = |s: &str| find_date(s).map(|f| f.iso());
+        assert_eq!(found("Dec 17, 2025Jane Doe"), Some("2025-12-17".into()));
+        assert_eq!(
+            found("Jane Doe2022-11-23T08:10+02:00"),
+            Some("2022-11-23".into())
+        );
+        assert_eq!(found("Dec 17, 20236:01 PM"), None);
+        assert_eq!(found("item 12024-05-17"), None);
         assert_eq!(
             url_date("https://x.org/2024/05/17/story").map(|f| f.iso()),
             Some("2024-05-17".into())
