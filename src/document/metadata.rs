@@ -665,8 +665,13 @@ fn clean_author(v: &str) -> Option<String> {
         regex::Regex::new(
             r"(?ix)
             (?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?
-            (?: (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}
-              | \b\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}
+            (?: (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?
+                  |sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)
+                \.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}
+              | \b\d{1,2}(?:st|nd|rd|th)?\.?\s+
+                (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?
+                  |sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)
+                \.?,?\s+\d{4}
               | \d{4}-\d{2}-\d{2}(?:[T\s][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?
               | \b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b )",
         )
@@ -703,7 +708,7 @@ fn clean_author(v: &str) -> Option<String> {
         "name",
     ];
     let trim = |s: &str| -> String {
-        s.trim_matches(|c: char| c.is_whitespace() || ",;:|-–—·•*".contains(c))
+        s.trim_matches(|c: char| c.is_whitespace() || ",;:|&-–—·•*".contains(c))
             .to_owned()
     };
     let v = clean_text(v);
@@ -1220,6 +1225,7 @@ mod tests {
             ("By: Jane Doe", "Jane Doe"),
             ("SupermoveLast update", "Supermove"),
             ("Meaghan Weeden ●", "Meaghan Weeden"),
+            ("& Zackery Cuevas", "Zackery Cuevas"),
             ("Angela Holliday-Bell, MD*", "Angela Holliday-Bell, MD"),
             ("jane.doe@example.org", "jane.doe@example.org"),
         ] {
