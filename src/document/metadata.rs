@@ -8,16 +8,28 @@
 //!   `og:title`, `twitter:title` or `<title>`); else the JSON-LD headline (of the page's main
 //!   item: an article or posting, else a product, recipe, …, or a question when it is the
 //!   page's only one, by its `name`), `og:title`, `twitter:title`, `<title>`, each without the
-//!   site name and a tagline ([`without_tagline`]); else the first `h1`.
+//!   site name and a tagline; else the first `h1`. Of a title's parts between separators
+//!   (`|`, and ` - `, `–`, `—`, `·`, `•`, `::`, `»` between spaces), those that name the site
+//!   (the site name, or words all found in the host name) go from its start and end; then
+//!   the last part when it has at most 5 words and 10 characters stay before it (`Mesh
+//!   Office Chair | NBF`, `… | Reviews, Features, Pricing`), and the first part when it has
+//!   at most 2 words and under 20 characters and the rest is longer (`View topic - …`).
 //! - **author**: the JSON-LD `author` (or `creator`) of the main item (names of persons,
 //!   joined by `, `); `<meta>` `author`, `article:author`, `dc.creator`, `citation_author`,
 //!   `parsely-author`, `sailthru.author`, `byl`, and `twitter:data1` where `twitter:label1`
 //!   says "by" or "author" ("Written by", "Interview by"); an `itemprop="author"` element; a
 //!   `rel="author"` link; an element whose `class` or `id` says byline or author; a short
 //!   block near the first `h1` that starts like a byline ("By …", "Written by …"); the
-//!   JSON-LD author that is an organisation. A value is cleaned and checked by
-//!   [`clean_author`]; one that is the site's name (`og:site_name`, the JSON-LD `WebSite` or
-//!   publisher) is taken only when no other value gives a name.
+//!   JSON-LD author that is an organisation. A value that is the site's name
+//!   (`og:site_name`, the JSON-LD `WebSite` or publisher) is taken only when no other value
+//!   gives a name. A value is cleaned of a byline's start ("By", "Posted by"), of dates (also
+//!   glued to the name: `Dec 17, 2025Jane Doe`), cut at a separator or a word that ends a name
+//!   (`on`, `updated`), and dropped when it does not look like a name or a list of names: it
+//!   does not start with a letter; it has more than 8 words or 80 characters (a list: a name
+//!   of more than 5 words or 60 characters, more than 20 names); characters names do not
+//!   have (`*`, `=`, `<`, `#`), a time of day, a URL; only label words and numbers
+//!   ("Author", "View more posts", "5 min read"); an admin account ("NOC Admin"); or it ends
+//!   like a comment's ("Jane says").
 //! - Values from JSON-LD and `<meta>` have the character references left in them decoded
 //!   (`&amp;`, `&#038;`).
 //! - **published**: the JSON-LD `datePublished` (or `dateCreated`) of the main item;
