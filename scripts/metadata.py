@@ -3,7 +3,17 @@
 Markdown) found by cowrex, trafilatura and rs-trafilatura on WCXB's development split.
 
 Usage: python3 scripts/metadata.py [--pages DIR] [--out DIR] [--cowrex PATH] [-j N]
+                                   [--split dev|held|all] [--failures title|author|date]
                                    [--limit N] [--types article,forum] [--reuse] [--reuse-cowrex]
+
+--split dev or held takes one half of WCXB-dev, split by site so that the rules can be developed
+on one half and their generalisation measured on the other: a page's site is the host of its
+gold URL (lower case, without a leading "www."), or its page id when it has no URL; the page is
+in the development half when the first byte of SHA-256(site) is even, else in the held-back half
+(793 and 704 of the 1,497 rows). Pages of one site are always in the same half. --failures FIELD
+prints, after the table, every page of the development half where cowrex's FIELD misses the gold
+(page id, URL, gold, and each tool's value); it refuses any other split, so that the held-back
+half is only ever measured, never looked at.
 
 The peers are installed as by scripts/compare.py (same virtual environment, OUT/venv) and run in
 a subprocess inside it, page after page, with the page's URL when the ground truth has one:
@@ -43,15 +53,17 @@ fails on counts as empty; failures are counted. CPU time: the peers', of the ext
 alone (process time; trafilatura's covers both calls); cowrex's, of its processes (user +
 system), start-up and model loading included.
 
-Each tool's outputs are cached in OUT/meta-<tool>.jsonl (run summary beside it, .run.json);
---reuse takes the peers' from there when the cache covers the pages, --reuse-cowrex cowrex's
-(the CPU time printed is then the cached run's, over the pages it ran).
+Each tool's outputs are cached in OUT/meta-<tool>.jsonl, or OUT/meta-<tool>-<split>.jsonl for one
+half (run summary beside it, .run.json); --reuse takes the peers' from the split's cache, else
+from the whole set's, when it covers the pages, --reuse-cowrex cowrex's (the CPU time printed is
+then the cached run's, over the pages it ran).
 Prints a Markdown table, the best value per field in bold, then versions, failures, CPU time.
 """
 
 import argparse
 import concurrent.futures
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -59,6 +71,7 @@ import resource
 import subprocess
 import sys
 import unicodedata
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
@@ -115,6 +128,18 @@ LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 AUTHOR_SEP = re.compile(r"\s*(?:[,;|]|\band\b)\s*")
 
 
+def site(g):
+    """A gold row's site: its URL's host, lower case, without a leading "www.", else its page id."""
+    host = (urllib.parse.urlsplit(g.get("url") or "").hostname or "").lower()
+    host = host[4:] if host.startswith("www.") else host
+    return host or g["page_id"]
+
+
+def half(g):
+    """"dev" or "held": the half of the set a gold row's site is in (first byte of SHA-256)."""
+    return "dev" if hashlib.sha256(site(g).encode()).digest()[0] % 2 == 0 else "held"
+
+
 def norm(s):
     """NFKC, lower case, runs of non-alphanumerics (and _) to one space, stripped."""
     return re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", str(s or "")).lower()).strip()
@@ -141,6 +166,17 @@ def set_f1(gold, pred):
     return 2 * len(gold & pred) / (len(gold) + len(pred)) if pred else 0.0
 
 
+def hit(field, g, o):
+    """Whether output record `o` matches gold row `g` on `field` (None when `g` has no gold)."""
+    if field == "title":
+        return norm(o.get("title")) == norm(g["title"]) if norm(g.get("title")) else None
+    if field == "author":
+        return author_match(o.get("author"), g["author"]) if norm(g.get("author")) else None
+    if field == "date":
+        return str(o.get("date") or "")[:10] == g["publish_date"][:10] if g.get("publish_date") else None
+    raise ValueError(field)
+
+
 def score(gold_rows, outputs):
     """{field: (pages with gold, the tool's score or None when it never outputs the field)}."""
     has = {k: any(k in o for o in outputs.values()) for k in FIELDS}
@@ -152,12 +188,10 @@ def score(gold_rows, outputs):
 
     for g in gold_rows:
         o = outputs.get(g["page_id"], {})
-        if norm(g.get("title")):
-            add("title", norm(o.get("title")) == norm(g["title"]))
-        if norm(g.get("author")):
-            add("author", author_match(o.get("author"), g["author"]))
-        if g.get("publish_date"):
-            add("date", str(o.get("date") or "")[:10] == g["publish_date"][:10])
+        for field in ("title", "author", "date"):
+            h = hit(field, g, o)
+            if h is not None:
+                add(field, h)
         md, out_md = g.get("markdown") or "", o.get("markdown") or ""
         for field, pattern in (("headings", HEADING), ("list items", LIST_ITEM)):
             gold_set = items(pattern, md)
@@ -224,11 +258,17 @@ def main():
     ap.add_argument("--cowrex", default=os.environ.get("COWREX_BIN",
                                                       os.path.join(ROOT, "target", "release", "cowrex")))
     ap.add_argument("-j", "--jobs", type=int, default=2, help="cowrex processes at a time")
-    ap.add_argument("--limit", type=int, help="only the first N pages (after --types)")
+    ap.add_argument("--split", choices=["dev", "held", "all"], default="all",
+                    help="the development or the held-back half of the set, by site (default: all)")
+    ap.add_argument("--failures", choices=["title", "author", "date"],
+                    help="print the pages where cowrex misses FIELD (only with --split dev)")
+    ap.add_argument("--limit", type=int, help="only the first N pages (after --split and --types)")
     ap.add_argument("--types", help="comma-separated page types (default: all)")
     ap.add_argument("--reuse", action="store_true", help="take the peers' outputs from the cache")
     ap.add_argument("--reuse-cowrex", action="store_true", help="take cowrex's outputs from the cache")
     args = ap.parse_args()
+    if args.failures and args.split != "dev":
+        ap.error("--failures prints pages of the development half only (--split dev)")
 
     pages_dir = os.path.abspath(args.pages)
     truth = os.path.join(pages_dir, "ground-truth", SET + ".jsonl")
@@ -240,6 +280,8 @@ def main():
         print(f"metadata.py: no cowrex binary at {args.cowrex} (cargo build --release)", file=sys.stderr)
         sys.exit(2)
     gold = [json.loads(line) for line in open(truth) if line.strip()]
+    if args.split != "all":
+        gold = [g for g in gold if half(g) == args.split]
     if args.types:
         gold = [g for g in gold if g.get("page_type") in args.types.split(",")]
     gold = gold[:args.limit] if args.limit else gold
@@ -267,9 +309,10 @@ def main():
 
     results = {}
     for tool in TOOLS:
-        cache = os.path.join(args.out, f"meta-{tool}.jsonl")
+        whole = os.path.join(args.out, f"meta-{tool}.jsonl")
+        cache = whole if args.split == "all" else os.path.join(args.out, f"meta-{tool}-{args.split}.jsonl")
         reuse = args.reuse_cowrex if tool == "cowrex" else args.reuse
-        cached = read_cache(cache, ids) if reuse else None
+        cached = (read_cache(cache, ids) or read_cache(whole, ids)) if reuse else None
         if cached:
             print(f"metadata.py: {tool} (cached)", file=sys.stderr)
             results[tool] = cached
@@ -285,7 +328,8 @@ def main():
 
     scores = {tool: score(gold, outputs) for tool, (outputs, _) in results.items()}
     cowrex_version = subprocess.run([args.cowrex, "--version"], capture_output=True, text=True).stdout.strip()
-    print(f"Pages: {len(gold)} of {SET} ({len(pages)} distinct)"
+    which = {"all": "", "dev": " (development half)", "held": " (held-back half)"}[args.split]
+    print(f"Pages: {len(gold)} of {SET}{which} ({len(pages)} distinct)"
           f"{' of types ' + args.types if args.types else ''} from {pages_dir}\n")
     print("| field (pages with gold) | " + " | ".join(TOOLS) + " |")
     print("|---|" + "---|" * len(TOOLS))
@@ -302,6 +346,15 @@ def main():
         outputs, run = results[tool]
         failed = sum("failed" in outputs[i] for i in ids)
         print(f"| {tool} | {failed} | {1000 * run['cpu'] / max(1, run['pages']):.1f} |")
+    if args.failures:
+        print(f"\ncowrex's {args.failures} misses (development half):")
+        key = {"date": "publish_date"}.get(args.failures, args.failures)
+        for g in gold:
+            outs = {t: results[t][0].get(g["page_id"], {}) for t in TOOLS}
+            if hit(args.failures, g, outs["cowrex"]) is False:
+                print(f"\n{g['page_id'][:16]} {g.get('page_type')} {g.get('url')}\n  gold: {g[key]!r}")
+                for t in TOOLS:
+                    print(f"  {t}: {outs[t].get(args.failures)!r}")
 
 
 if __name__ == "__main__":

@@ -4,17 +4,34 @@
 //! a usable value wins):
 //!
 //! - **title** (the headline): the first of the page's first three `h1`s that its own
-//!   statements confirm (its text is, or is part of, the JSON-LD headline, `og:title`,
-//!   `twitter:title` or `<title>`); else the JSON-LD headline (of the page's main item: an
-//!   article or posting, else a product, question, recipe, … by its `name`); else `og:title`,
-//!   `twitter:title`, `<title>`, each without the site name; else the first `h1`.
-//! - **author**: the JSON-LD `author` (or `creator`) of the main item (names of persons or
-//!   organisations, joined by `, `); `<meta>` `author`, `article:author`, `dc.creator`,
-//!   `citation_author`, `parsely-author`, `sailthru.author`, `byl`, and `twitter:data1` where
-//!   `twitter:label1` is "Written by"; an `itemprop="author"`
-//!   element; a `rel="author"` link; an element whose `class` or `id` says byline or author.
-//!   A value is cleaned of "By", cut at a date or a separator, and dropped when it does not
-//!   look like a name (a URL, more than 8 words or 80 characters, no letters).
+//!   statements confirm (its words are, at word boundaries, in the JSON-LD headline,
+//!   `og:title`, `twitter:title` or `<title>`); else the JSON-LD headline (of the page's main
+//!   item: an article or posting, else a product, recipe, …, or a question when it is the
+//!   page's only one, by its `name`), `og:title`, `twitter:title`, `<title>`, each without the
+//!   site name and a tagline; else the first `h1`. Of a title's parts between separators
+//!   (`|`, and ` - `, `–`, `—`, `·`, `•`, `::`, `»` between spaces), those that name the site
+//!   (the site name, or words all found in the host name) go from its start and end; then
+//!   the last part when it has at most 5 words and 10 characters stay before it (`Mesh
+//!   Office Chair | NBF`, `… | Reviews, Features, Pricing`), and the first part when it has
+//!   at most 2 words and under 20 characters and the rest is longer (`View topic - …`).
+//! - **author**: the JSON-LD `author` (or `creator`) of the main item (names of persons,
+//!   joined by `, `); `<meta>` `author`, `article:author`, `dc.creator`, `citation_author`,
+//!   `parsely-author`, `sailthru.author`, `byl`, and `twitter:data1` where `twitter:label1`
+//!   says "by" or "author" ("Written by", "Interview by"); an `itemprop="author"` element; a
+//!   `rel="author"` link; an element whose `class` or `id` says byline or author; a short
+//!   block near the first `h1` that starts like a byline ("By …", "Written by …"); the
+//!   JSON-LD author that is an organisation. A value that is the site's name
+//!   (`og:site_name`, the JSON-LD `WebSite` or publisher) is taken only when no other value
+//!   gives a name. A value is cleaned of a byline's start ("By", "Posted by"), of dates (also
+//!   glued to the name: `Dec 17, 2025Jane Doe`), cut at a separator or a word that ends a name
+//!   (`on`, `updated`), and dropped when it does not look like a name or a list of names: it
+//!   does not start with a letter; it has more than 8 words or 80 characters (a list: a name
+//!   of more than 5 words or 60 characters, more than 20 names); characters names do not
+//!   have (`*`, `=`, `<`, `#`), a time of day, a URL; only label words and numbers
+//!   ("Author", "View more posts", "5 min read"); an admin account ("NOC Admin"); or it ends
+//!   like a comment's ("Jane says").
+//! - Values from JSON-LD and `<meta>` have the character references left in them decoded
+//!   (`&amp;`, `&#038;`).
 //! - **published**: the JSON-LD `datePublished` (or `dateCreated`) of the main item;
 //!   `<meta>` `article:published_time` and the other publication-date names
 //!   ([`PUBLISHED_META`]); an `itemprop="datePublished"` element; the first `<time>`; a date
@@ -203,21 +220,45 @@ pub fn find(e: &Evidence<'_>) -> Metadata {
         .find(|s| !s.is_empty() && s.chars().count() <= 100);
     let title = headline(e, &ld, sitename.as_deref());
 
+    let sitenames: Vec<String> = e
+        .meta(&["og:site_name", "application-name"])
+        .chain(ld.sitename.as_deref())
+        .map(normalise)
+        .filter(|s| !s.is_empty())
+        .collect();
+    // A name that is the site's (`USA TODAY`) is the publisher's: taken only when nothing
+    // else names an author.
+    let names_site = |a: &str| {
+        let n = normalise(a);
+        sitenames.contains(&n)
+    };
+    let by_label = e.meta(&["twitter:label1"]).next().is_some_and(|l| {
+        normalise(l)
+            .split(' ')
+            .any(|w| matches!(w, "by" | "author" | "authors" | "writer"))
+    });
+    let mut publisher = None;
     let author = ld
         .author
         .iter()
         .map(String::as_str)
         .chain(e.meta(&AUTHOR_META).filter(|v| !is_url(v)))
-        // `twitter:data1` where `twitter:label1` says it is the author.
-        .chain(e.meta(&["twitter:data1"]).filter(|_| {
-            e.meta(&["twitter:label1"]).next().is_some_and(|l| {
-                matches!(l.to_lowercase().as_str(), "written by" | "author" | "by")
-            })
-        }))
+        // `twitter:data1` where `twitter:label1` says it is the author ("Written by").
+        .chain(e.meta(&["twitter:data1"]).filter(|_| by_label))
         .chain(e.found(ClueKind::Author).map(|(v, _)| v))
         .chain(e.found(ClueKind::AuthorLink).map(|(v, _)| v))
         .chain(e.found(ClueKind::Byline).map(|(v, _)| v))
-        .find_map(clean_author);
+        .chain(e.near_headline().filter(|t| BYLINE.is_match(t)))
+        .chain(ld.organisations.iter().map(String::as_str))
+        .filter_map(clean_author)
+        .find(|a| {
+            let site = names_site(a);
+            if site && publisher.is_none() {
+                publisher = Some(a.clone());
+            }
+            !site
+        })
+        .or(publisher);
 
     let published = ld
         .published
@@ -300,11 +341,11 @@ fn headline(e: &Evidence<'_>, ld: &JsonLd, sitename: Option<&str>) -> Option<Str
         let n = normalise(h);
         !n.is_empty()
             && !is_site_name(h, sitename, &host)
-            && statements.iter().any(|s| normalise(s).contains(&n))
+            && statements.iter().any(|s| has_words(&normalise(s), &n))
     });
-    let bare = |t: &str| without_site_name(t, sitename, &host);
+    let bare = |t: &str| without_tagline(&without_site_name(t, sitename, &host)).to_owned();
     confirmed
-        .or_else(|| ld.headline.as_deref().map(clean_text))
+        .or_else(|| ld.headline.as_deref().map(bare))
         .or_else(|| e.meta(&["og:title", "twitter:title"]).map(bare).next())
         .or_else(|| e.title.map(bare))
         .or_else(|| h1.first().map(|h| clean_text(h)))
@@ -317,6 +358,7 @@ fn headline(e: &Evidence<'_>, ld: &JsonLd, sitename: Option<&str>) -> Option<Str
 struct JsonLd {
     headline: Option<String>,
     author: Vec<String>,
+    organisations: Vec<String>,
     published: Vec<String>,
     modified: Vec<String>,
     sitename: Option<String>,
@@ -364,6 +406,12 @@ impl JsonLd {
                 _ => {}
             }
         }
+        // Several questions are a page's FAQ, not its main item (a QAPage has one).
+        let is_question =
+            |o: &serde_json::Map<String, Value>| types(o).iter().any(|t| t == "Question");
+        if items.iter().filter(|(_, o)| is_question(o)).count() > 1 {
+            items.retain(|(_, o)| !is_question(o));
+        }
         items.sort_by_key(|&(rank, _)| rank);
         let first = |f: &dyn Fn(&serde_json::Map<String, Value>) -> Vec<String>| {
             items
@@ -393,7 +441,8 @@ impl JsonLd {
             .map(str::to_owned);
         JsonLd {
             headline,
-            author: first(&|o| names(o.get("author").or_else(|| o.get("creator")))),
+            author: first(&|o| names(o.get("author").or_else(|| o.get("creator"))).0),
+            organisations: first(&|o| names(o.get("author").or_else(|| o.get("creator"))).1),
             published: first(&strings(&["datePublished", "dateCreated"])),
             modified: first(&strings(&["dateModified"])),
             sitename,
@@ -439,14 +488,22 @@ fn rank(t: &str) -> Option<u8> {
     }
 }
 
-/// Names of an `author` value: strings that are not URLs, `name`s of objects, in arrays too.
-fn names(v: Option<&Value>) -> Vec<String> {
-    let mut out = Vec::new();
+/// Names of an `author` value (strings that are not URLs, `name`s of objects, in arrays
+/// too), each cleaned ([`clean_author`]): those of persons joined by `, `, and apart those of
+/// organisations (an object whose `@type` is an `…Organization`, `Corporation` or `Brand`).
+fn names(v: Option<&Value>) -> (Vec<String>, Vec<String>) {
+    let (mut persons, mut organisations) = (Vec::new(), Vec::new());
     let mut one = |v: &Value| match v {
-        Value::String(s) if !is_url(s) => out.push(s.clone()),
+        Value::String(s) if !is_url(s) => persons.extend(clean_author(s)),
         Value::Object(o) => {
-            if let Some(n) = o.get("name").and_then(Value::as_str) {
-                out.push(n.to_owned());
+            let organisation = types(o)
+                .iter()
+                .any(|t| t.ends_with("Organization") || t == "Corporation" || t == "Brand");
+            let name = o.get("name").and_then(Value::as_str).and_then(clean_author);
+            if organisation {
+                organisations.extend(name);
+            } else {
+                persons.extend(name);
             }
         }
         _ => {}
@@ -456,10 +513,14 @@ fn names(v: Option<&Value>) -> Vec<String> {
         Some(v) => one(v),
         None => {}
     }
-    if out.is_empty() {
-        return out;
-    }
-    vec![out.join(", ")]
+    let joined = |names: Vec<String>| {
+        if names.is_empty() {
+            names
+        } else {
+            vec![names.join(", ")]
+        }
+    };
+    (joined(persons), joined(organisations))
 }
 
 fn is_url(s: &str) -> bool {
@@ -470,8 +531,17 @@ fn is_url(s: &str) -> bool {
         || s.starts_with('/')
 }
 
-/// Text with whitespace collapsed and trimmed.
+/// Text with character references decoded (JSON-LD strings are not decoded by the HTML
+/// parser, and `<meta>` values are often escaped twice: `Q&amp;amp;A`), whitespace collapsed
+/// and trimmed.
 fn clean_text(s: &str) -> String {
+    let decoded;
+    let s = if s.contains('&') {
+        decoded = crate::features::texrex::unescape(s);
+        decoded.as_str()
+    } else {
+        s
+    };
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -491,15 +561,58 @@ fn normalise(s: &str) -> String {
         .join(" ")
 }
 
-/// A title without the site name: of the parts it has between separators (`|`, ` - `, `–`,
-/// `—`, `·`, `•`, `::`, `»`), those that name the site (the site name, or words all found in
-/// the host name) are dropped from its start and end.
+/// Separators of a title's parts: `|`, and ` - `, `–`, `—`, `·`, `•`, `::`, `»` between spaces.
+static SEPARATORS: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"\s+(?:[|·•»–—]|::|-{1,2})\s+|\s*\|\s*").expect("valid pattern")
+});
+
+/// The parts of a title between [`SEPARATORS`].
+fn title_parts(title: &str) -> Vec<&str> {
+    SEPARATORS.split(title).filter(|p| !p.is_empty()).collect()
+}
+
+/// A title without a short part that pages add to a headline: its last part after a
+/// separator when it has at most 5 words (a site or section name, a tagline: `Mesh Office
+/// Chair | NBF`, `… | Reviews, Features, Pricing`) and at least 10 characters stay before
+/// it; then its first part when it has at most 2 words and under 20 characters (`View topic
+/// - …`) and the rest is longer.
+fn without_tagline(title: &str) -> &str {
+    let seps: Vec<(usize, usize)> = SEPARATORS
+        .find_iter(title)
+        .map(|m| (m.start(), m.end()))
+        .collect();
+    let words = |s: &str| s.split_whitespace().count();
+    let chars = |s: &str| s.chars().count();
+    let mut end = title.len();
+    if let Some(&(s, e)) = seps.last()
+        && words(&title[e..]) <= 5
+        && chars(&title[..s]) >= 10
+    {
+        end = s;
+    }
+    let mut start = 0;
+    if let Some(&(s, e)) = seps.first()
+        && e <= end
+    {
+        let (head, rest) = (&title[..s], &title[e..end]);
+        if words(head) <= 2 && chars(head) < 20 && chars(rest) > chars(head) {
+            start = e;
+        }
+    }
+    title[start..end].trim()
+}
+
+/// Whether `text` has `words` (both normalised) at word boundaries.
+fn has_words(text: &str, words: &str) -> bool {
+    format!(" {text} ").contains(&format!(" {words} "))
+}
+
+/// A title without the site name: of its parts between separators ([`title_parts`]), those
+/// that name the site (the site name, or words all found in the host name) are dropped from
+/// its start and end.
 fn without_site_name(title: &str, sitename: Option<&str>, host: &str) -> String {
-    static SEPARATORS: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r"\s+(?:[|·•»–—]|::|-{1,2})\s+|\s*\|\s*").expect("valid pattern")
-    });
     let title = clean_text(title);
-    let parts: Vec<&str> = SEPARATORS.split(&title).filter(|p| !p.is_empty()).collect();
+    let parts = title_parts(&title);
     if parts.len() < 2 {
         return title;
     }
@@ -540,30 +653,121 @@ fn is_site_name(text: &str, sitename: Option<&str>, host: &str) -> bool {
             .all(|w| host.split('.').any(|label| label == w))
 }
 
-/// An author's name from a value, or none when it does not look like one.
+/// A byline's start: "By", "Written by", "Author:" and the like, in a few languages; "Posted
+/// by" also glued to the name ("Posted byJane Doe", the name kept as group 1).
+static BYLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)^(?:(?:(?:written|posted|published|reviewed|edited|authored|article|words|story)\s+by|by|author|authors|von|par|door|av)(?:\s*:\s*|\s+)|(?:written|posted|published|reviewed|edited|authored)\s+by((?-i:\p{Lu})))",
+    )
+    .expect("valid pattern")
+});
+
+/// An author's name (or several, separated by `, ` or `; `) from a value, or none when it
+/// does not look like one. The value is cleaned of a byline's start ([`BYLINE`]) and of
+/// dates, even glued to the name (`Dec 17, 2025Jane Doe`, `Jane Doe2022-11-23T08:10`: the
+/// first piece between dates that has a word is kept), then cut at a separator (` - `, `|`,
+/// `•`, …), a numeric date, or a word that ends a name (`on`, `posted`, `updated`). It is
+/// dropped when it does not start with a letter; is longer than 8 words or 80 characters (a
+/// list: more than 20 names, 400 characters, or a name of more than 5 words or 60
+/// characters); has characters names do not have (`*`, `=`, `<`, `#`, …), a time of day, a
+/// URL; has only label words and numbers ("Author", "View more posts", "5 min read"); names
+/// an admin account ("NOC Admin"); or ends like a comment's ("Jane says").
 fn clean_author(v: &str) -> Option<String> {
-    static CUT: LazyLock<regex::Regex> = LazyLock::new(|| {
+    static DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)\s+(?:\||[-–—·•]|on|updated|published|posted|last updated)\s+|\s+\d{1,4}[./-]\d|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\n",
+            r"(?ix)
+            (?:\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?
+            (?: (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?
+                  |sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)
+                \.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}
+              | \b\d{1,2}(?:st|nd|rd|th)?\.?\s+
+                (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?
+                  |sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)
+                \.?,?\s+\d{4}
+              | \d{4}-\d{2}-\d{2}(?:[T\s][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?
+              | \b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b )",
         )
         .expect("valid pattern")
     });
-    static PREFIX: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r"(?i)^(?:(?:written|posted|published|reviewed|edited)\s+by|by|author|authors|von|par|door|av)\s*[:\s]\s*")
-            .expect("valid pattern")
+    static TIME: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"\d:\d\d").expect("valid pattern"));
+    static CUT: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\s+(?:[-–—]|on|published|posted)\s+|(?:last\s+)?updated?\b|\s+\d{1,4}[./-]\d|\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|[|•·●⋅∙▪]",
+        )
+        .expect("valid pattern")
     });
+    const LABELS: [&str; 20] = [
+        "author",
+        "authors",
+        "by",
+        "written",
+        "posted",
+        "published",
+        "updated",
+        "article",
+        "view",
+        "more",
+        "posts",
+        "post",
+        "profile",
+        "read",
+        "min",
+        "share",
+        "follow",
+        "about",
+        "your",
+        "name",
+    ];
+    let trim = |s: &str| -> String {
+        s.trim_matches(|c: char| c.is_whitespace() || ",;:|&-–—·•*".contains(c))
+            .to_owned()
+    };
     let v = clean_text(v);
-    let v = PREFIX.replace(&v, "");
-    let v = CUT.split(&v).next().unwrap_or("");
-    let v = v.trim_matches(|c: char| c.is_whitespace() || ",;:|-".contains(c));
-    let words = v.split_whitespace().count();
-    let ok = !v.is_empty()
-        && v.chars().count() <= 80
-        && words <= 8
-        && v.chars().any(char::is_alphabetic)
-        && !is_url(v)
-        && !v.contains("://");
-    ok.then(|| v.to_owned())
+    let v = BYLINE.replace(&v, "$1");
+    // The first piece between dates that has a word.
+    let v = DATE.split(&v).find(|p| !trim(p).is_empty()).unwrap_or("");
+    let v = trim(CUT.split(v).next().unwrap_or(""));
+    let words: Vec<String> = v
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    static NAMES: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"[,;]\s+").expect("valid pattern"));
+    let names: Vec<&str> = NAMES.split(&v).filter(|n| !n.is_empty()).collect();
+    let chars = |s: &str| s.chars().count();
+    let short = if names.len() > 1 {
+        names.len() <= 20
+            && chars(&v) <= 400
+            && names
+                .iter()
+                .all(|n| n.split_whitespace().count() <= 5 && chars(n) <= 60)
+    } else {
+        words.len() <= 8 && chars(&v) <= 80
+    };
+    // Label words, and numbers ("5 min read", "10mins read").
+    let label = |w: &String| {
+        LABELS.contains(&w.as_str())
+            || w.starts_with(|c: char| c.is_ascii_digit())
+                && w.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+    };
+    let ok = short
+        && v.starts_with(char::is_alphabetic)
+        && !v.contains(['*', '=', '<', '>', '{', '}', '#'])
+        && !TIME.is_match(&v)
+        && !is_url(&v)
+        && !v.contains("://")
+        && !words.iter().all(label)
+        && !words
+            .iter()
+            .any(|w| matches!(w.as_str(), "admin" | "administrator" | "webmaster"))
+        && !matches!(words.last().map(String::as_str), Some("says" | "wrote"));
+    ok.then_some(v)
 }
 
 /// A date found in a value, with its time and offset when the value gives both.
@@ -636,16 +840,18 @@ fn parse_date(s: &str) -> Option<Found> {
 }
 
 /// The first date written in a text: ISO (`2024-05-17`, also with `/` or `.`), `DD.MM.YYYY`,
-/// English month names, or `MM/DD/YYYY` / `DD/MM/YYYY` where the day is over 12.
+/// English month names, or `MM/DD/YYYY` / `DD/MM/YYYY` where the day is over 12. An ISO date,
+/// and the year after a month name, may be glued to letters (inline elements' texts run
+/// together: `Jane Doe2022-11-23T08:10`, `Dec 17, 2025Jane Doe`), not to other digits.
 fn find_date(s: &str) -> Option<Found> {
     static DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
             r"(?ix)
-            \b(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})\b
+            (?:^|\D)(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})(?:\D|$)
             | \b(?P<ed>\d{1,2})\.\s?(?P<em>\d{1,2})\.\s?(?P<ey>\d{4})\b
             | \b(?P<na>\d{1,2})/(?P<nb>\d{1,2})/(?P<ny>\d{4})\b
-            | \b(?P<md>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<mm>[a-z]{3,9})\.?,?\s+(?P<my>\d{4})\b
-            | \b(?P<wm>[a-z]{3,9})\.?\s+(?P<wd>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<wy>\d{4})\b",
+            | \b(?P<md>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?(?P<mm>[a-z]{3,9})\.?,?\s+(?P<my>\d{4})(?:\D|$)
+            | \b(?P<wm>[a-z]{3,9})\.?\s+(?P<wd>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<wy>\d{4})(?:\D|$)",
         )
         .expect("valid pattern")
     });
@@ -791,6 +997,14 @@ mod tests {
             find_date("Posted by Jane on March 3, 2021 at 10:00").map(|f| f.iso()),
             Some("2021-03-03".into())
         );
+        let found = |s: &str| find_date(s).map(|f| f.iso());
+        assert_eq!(found("Dec 17, 2025Jane Doe"), Some("2025-12-17".into()));
+        assert_eq!(
+            found("Jane Doe2022-11-23T08:10+02:00"),
+            Some("2022-11-23".into())
+        );
+        assert_eq!(found("Dec 17, 20236:01 PM"), None);
+        assert_eq!(found("item 12024-05-17"), None);
         assert_eq!(
             url_date("https://x.org/2024/05/17/story").map(|f| f.iso()),
             Some("2024-05-17".into())
@@ -920,5 +1134,209 @@ mod tests {
             ..Evidence::default()
         };
         assert_eq!(find(&e).title.unwrap().chars().count(), 500);
+    }
+
+    #[test]
+    fn titles_lose_a_site_name_and_a_tagline() {
+        // A short last part goes (once), while 10 characters stay before it.
+        assert_eq!(
+            without_tagline("Mesh Office Chair | NBF"),
+            "Mesh Office Chair"
+        );
+        assert_eq!(
+            without_tagline("ML Software Ranking 2025 | Reviews, Features, Pricing"),
+            "ML Software Ranking 2025"
+        );
+        assert_eq!(
+            without_tagline("Electrical Work - Overview | OSHA"),
+            "Electrical Work - Overview"
+        );
+        assert_eq!(without_tagline("Rust | Docs"), "Rust | Docs");
+        // A long last part is the headline's own.
+        let long = "The Complete Guide - Everything You Need to Know About Rust";
+        assert_eq!(without_tagline(long), long);
+        // A first part of at most 2 words goes when the rest is longer.
+        assert_eq!(
+            without_tagline("View topic - 2025 Football Season: MLS is Back Again"),
+            "2025 Football Season: MLS is Back Again"
+        );
+        assert_eq!(without_tagline("No separators here"), "No separators here");
+        // The JSON-LD name of a web page loses the site name; references left in it are
+        // decoded.
+        let ld = vec![serde_json::json!({"@graph": [
+            {"@type": "WebSite", "name": "The Daily"},
+            {"@type": "WebPage", "name": "Rain &amp; Snow in Spain | The Daily"}
+        ]})];
+        let e = Evidence {
+            json_ld: &ld,
+            url: "https://thedaily.example/rain",
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).title.as_deref(), Some("Rain & Snow in Spain"));
+        // `<meta>` values escaped twice.
+        let e = Evidence {
+            meta: meta(&[("og:title", "Full &#038; Part Time Programs")]),
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).title.as_deref(), Some("Full & Part Time Programs"));
+    }
+
+    #[test]
+    fn faq_questions_are_not_the_headline_and_h1s_match_whole_words() {
+        let faq = vec![serde_json::json!({"@type": "FAQPage", "mainEntity": [
+            {"@type": "Question", "name": "How much do movers cost?"},
+            {"@type": "Question", "name": "How long does a move take?"}
+        ]})];
+        let e = Evidence {
+            json_ld: &faq,
+            title: Some("Local Movers in Jackson, NJ | HireAHelper"),
+            url: "https://www.hireahelper.com/movers/jackson",
+            ..Evidence::default()
+        };
+        assert_eq!(
+            find(&e).title.as_deref(),
+            Some("Local Movers in Jackson, NJ")
+        );
+        // The one question of a Q&A page is its main item.
+        let qa = vec![serde_json::json!({"@type": "QAPage", "mainEntity":
+            {"@type": "Question", "name": "Why is except: pass bad?"}})];
+        let e = Evidence {
+            json_ld: &qa,
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).title.as_deref(), Some("Why is except: pass bad?"));
+        // An h1 is confirmed by its words, not by letters inside a word.
+        let e = Evidence {
+            title: Some("Backpacks for Overnight Trips"),
+            blocks: vec![(Kind::Heading(1), "Pack")],
+            ..Evidence::default()
+        };
+        assert_eq!(
+            find(&e).title.as_deref(),
+            Some("Backpacks for Overnight Trips")
+        );
+        let e = Evidence {
+            title: Some("Hiking Boots: Shop Boots for Hiking"),
+            blocks: vec![(Kind::Heading(1), "Hiking Boots")],
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).title.as_deref(), Some("Hiking Boots"));
+    }
+
+    #[test]
+    fn authors_are_cleaned_of_dates_labels_and_separators() {
+        let a = |s: &str| clean_author(s);
+        for (v, name) in [
+            ("Dec 17, 2025Julian K. Arni", "Julian K. Arni"),
+            ("Nick van Mead2022-11-23T08:10+02:00", "Nick van Mead"),
+            (
+                "Team SimplyThrilledSeptember 4, 2025",
+                "Team SimplyThrilled",
+            ),
+            ("Posted byDamien Walter", "Damien Walter"),
+            ("By: Jane Doe", "Jane Doe"),
+            ("SupermoveLast update", "Supermove"),
+            ("Meaghan Weeden ●", "Meaghan Weeden"),
+            ("& Zackery Cuevas", "Zackery Cuevas"),
+            ("Angela Holliday-Bell, MD*", "Angela Holliday-Bell, MD"),
+            ("jane.doe@example.org", "jane.doe@example.org"),
+        ] {
+            assert_eq!(a(v).as_deref(), Some(name), "{v:?}");
+        }
+        for v in [
+            "Author",
+            "Article by",
+            "View more posts",
+            "5 min read",
+            "10mins read",
+            "NOC Admin",
+            "Jiobal says",
+            "Name *",
+            "Your Name",
+            "October 17, 20236:01 PM ET Heard",
+            "Sat, 20 Dec, 2025",
+            "@handle",
+        ] {
+            assert_eq!(a(v), None, "{v:?}");
+        }
+        // A list of names: each short, the whole longer than one name may be.
+        let list = "Nicholas Collins, Scott Munro, Matt De La O, Vineet Asthana, Rory O'Sullivan";
+        assert_eq!(a(list).as_deref(), Some(list));
+        assert_eq!(
+            a("I have nothing smart in my apartment, so I want to start with something"),
+            None
+        );
+    }
+
+    #[test]
+    fn authors_prefer_persons_to_the_site_and_organisations() {
+        // A JSON-LD author that is an organisation gives way to a byline.
+        let ld = vec![serde_json::json!({"@type": "BlogPosting",
+            "author": {"@type": "Organization", "name": "GlossGenius"}})];
+        let byline = vec![(ClueKind::Byline, "By Shauna Mitchell".to_owned(), true)];
+        let e = Evidence {
+            json_ld: &ld,
+            found: byline.clone(),
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).author.as_deref(), Some("Shauna Mitchell"));
+        // Without one, the organisation is the author.
+        let e = Evidence {
+            json_ld: &ld,
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).author.as_deref(), Some("GlossGenius"));
+        // So is a name that is the site's.
+        let site = meta(&[("og:site_name", "Five Books"), ("author", "Five Books")]);
+        let e = Evidence {
+            meta: site.clone(),
+            found: byline,
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).author.as_deref(), Some("Shauna Mitchell"));
+        let e = Evidence {
+            meta: site,
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).author.as_deref(), Some("Five Books"));
+        // Persons of a JSON-LD array, each checked on its own.
+        let ld = vec![serde_json::json!({"@type": "Report", "author": [
+            {"@type": "Person", "name": "Nicholas Collins"}, {"@type": "Person", "name": "Scott Munro"},
+            {"@type": "Person", "name": "Matt De La O"}, {"@type": "Person", "name": "Vineet Asthana"},
+            {"@type": "Person", "name": "https://example.org/x"}]})];
+        let e = Evidence {
+            json_ld: &ld,
+            ..Evidence::default()
+        };
+        assert_eq!(
+            find(&e).author.as_deref(),
+            Some("Nicholas Collins, Scott Munro, Matt De La O, Vineet Asthana")
+        );
+        // `twitter:data1` under a label that says "by".
+        let e = Evidence {
+            meta: meta(&[
+                ("twitter:label1", "Interview by"),
+                ("twitter:data1", "Sylvia Bishop"),
+            ]),
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).author.as_deref(), Some("Sylvia Bishop"));
+        // A byline written under the headline, only when it says "By".
+        let blocks = |line| {
+            vec![
+                (Kind::Heading(1), "How to lose weight"),
+                (Kind::Paragraph, line),
+            ]
+        };
+        let e = Evidence {
+            blocks: blocks("By Angela Williams"),
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).author.as_deref(), Some("Angela Williams"));
+        let e = Evidence {
+            blocks: blocks("Angela Williams"),
+            ..Evidence::default()
+        };
+        assert_eq!(find(&e).author, None);
     }
 }
