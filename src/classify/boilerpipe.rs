@@ -31,7 +31,7 @@ impl Stats {
     pub fn of(text: &str, link_words: u32) -> Stats {
         // Word lengths in characters; an ASCII text's without decoding it.
         if text.is_ascii() {
-            let lengths = super::ascii_words(text.as_bytes()).map(<[u8]>::len);
+            let lengths = crate::words::ascii_words(text.as_bytes()).map(<[u8]>::len);
             Stats::of_words(lengths, link_words)
         } else {
             let lengths = text.split_whitespace().map(|w| w.chars().count());

@@ -145,12 +145,12 @@ fn stop_words_in(text: &str, stop: &FxHashSet<&str>) -> (usize, usize) {
     (words, hits)
 }
 
-/// [`stop_words_in`] of an ASCII text, without decoding it ([`super::ascii_words`]).
+/// [`stop_words_in`] of an ASCII text, without decoding it ([`crate::words::ascii_words`]).
 fn ascii_stop_words(text: &[u8], stop: &FxHashSet<&str>) -> (usize, usize) {
     let mut words = 0usize;
     let mut hits = 0usize;
     let mut buf = [0u8; 64];
-    for w in super::ascii_words(text) {
+    for w in crate::words::ascii_words(text) {
         words += 1;
         if w.len() > buf.len() {
             continue; // longer than any stop word (a test checks the lists)
