@@ -618,7 +618,7 @@ fn make_block(
         features: *features,
         bpv: 0.0,
         scores: Default::default(),
-        stats: boilerpipe::Stats::of(&cleansed, raw.link_words),
+        stats: boilerpipe::Stats::of(&cleansed, link_words(raw, decoded, dec)),
         cues: raw.cues,
         near_cues: raw.near_cues,
         link_bytes: raw.link_bytes,
@@ -635,6 +635,39 @@ fn make_block(
         kind: raw.kind,
         dup_of: None,
     }
+}
+
+/// Words that start inside links: the segmenter's count of whitespace-separated words, or,
+/// in a block with characters of a script written without spaces, its [`words`](crate::words)
+/// whose first character is inside a link (its text decoded piece by piece at the links'
+/// ends, since the segmenter's text may be in the page's encoding).
+fn link_words(raw: &html::RawBlock, decoded: &str, dec: &mut Decoder) -> u32 {
+    if raw.link_spans.is_empty() || !crate::words::has_units(decoded) {
+        return raw.link_words;
+    }
+    // Decoding the pieces says nothing new of the page's bytes.
+    let malformed = dec.malformed;
+    let mut text = String::with_capacity(decoded.len());
+    let mut links = Vec::with_capacity(raw.link_spans.len());
+    let mut at = 0;
+    for &(start, end) in &raw.link_spans {
+        let (start, end) = (start as usize, end as usize);
+        text.push_str(&dec.text_cow(&raw.text[at..start]));
+        let from = text.len();
+        text.push_str(&dec.text_cow(&raw.text[start..end]));
+        links.push((from, text.len()));
+        at = end;
+    }
+    text.push_str(&dec.text_cow(&raw.text[at..]));
+    dec.malformed = malformed;
+    let mut links = links.into_iter().peekable();
+    let mut n = 0;
+    for w in crate::words::words(&text) {
+        let at = w.as_ptr() as usize - text.as_ptr() as usize;
+        while links.next_if(|&(_, end)| end <= at).is_some() {}
+        n += u32::from(links.peek().is_some_and(|&(start, _)| start <= at));
+    }
+    n
 }
 
 /// A link's target as written in the page: decoded, unescaped and trimmed.
@@ -1328,6 +1361,48 @@ mod tests {
             &mut StageTimes::default(),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn link_words_of_chinese_and_japanese_blocks_are_characters() {
+        let html = "<html><body><ul><li><a href='/'>首页</a> <a href='/n'>新闻</a></li></ul>\
+                    <p>详情请见<a href='/x'>官方网站</a>。</p><p>東京<a href='/t'>タワー</a>へ</p>\
+                    <p>Read <a href='/r'>more</a> here</p></body></html>";
+        // In UTF-8, and in GB18030, which the segmenter reads undecoded.
+        for encoding in [encoding_rs::UTF_8, encoding_rs::GB18030] {
+            let (bytes, _, _) = encoding.encode(html);
+            let page = Page {
+                raw: &bytes,
+                payload: &bytes,
+                http_charset: Some(encoding.name()),
+                meta: Meta::default(),
+            };
+            let config = Config::default();
+            let doc = analyze(
+                page,
+                &Models::builtin(),
+                &config,
+                &mut StageTimes::default(),
+            );
+            let doc = doc.unwrap();
+            let stats: Vec<(&str, u32, u32)> = (doc.blocks.iter())
+                .map(|b| (b.text.as_str(), b.stats.words, b.stats.link_words))
+                .collect();
+            assert_eq!(
+                stats,
+                [
+                    ("首页 新闻", 4, 4),
+                    // The link's four characters are words of their own, though no space
+                    // comes before them.
+                    ("详情请见官方网站。", 8, 4),
+                    ("東京タワーへ", 4, 1),
+                    ("Read more here", 3, 1),
+                ],
+                "{}",
+                encoding.name()
+            );
+            assert!(!doc.malformed);
+        }
     }
 
     /// Each decision of the registry sets `bpv` and cuts where it says; every detector that

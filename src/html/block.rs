@@ -84,8 +84,12 @@ pub struct RawBlock {
     pub closing_start: bool,
     /// Text bytes inside `<a>` elements (whitespace collapsed, entities undecoded).
     pub link_bytes: u32,
-    /// Words that start inside `<a>` elements.
+    /// Words that start inside `<a>` elements: whitespace-separated, as texrex's collapsed
+    /// text has them (`document::analyze` counts them again, by [`crate::words`], in a block
+    /// with characters of a script written without spaces).
     pub link_words: u32,
+    /// Where the text inside `<a>` elements is in `text`: byte ranges, adjoining ones merged.
+    pub link_spans: Vec<(u32, u32)>,
     /// [`cue`](super::cue) bits of the elements around the block's text, OR-ed over all of it.
     pub cues: u32,
     /// [`cue`](super::cue) bits of the innermost [`NEAR`] elements around its first text

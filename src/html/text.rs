@@ -92,8 +92,13 @@ impl Stripper<'_> {
             }
             block.cues |= cues;
             if cues & cue::LINK != 0 {
-                block.link_bytes += (t.len() - before) as u32;
+                let (start, end) = (before as u32, t.len() as u32);
+                block.link_bytes += end - start;
                 block.link_words += words;
+                match block.link_spans.last_mut() {
+                    Some(last) if last.1 == start => last.1 = end,
+                    _ => block.link_spans.push((start, end)),
+                }
             }
             for e in &mut self.stack[self.untexted..] {
                 e.first = cur as u32;
@@ -243,6 +248,13 @@ mod tests {
         // "linked words" and "more" (an `<a>` that the closing `</div>` ends).
         assert_eq!(b[1].link_words, 3);
         assert_eq!(b[1].link_bytes, "linked wordsmore".len() as u32);
+        fn spans(b: &crate::html::RawBlock) -> Vec<String> {
+            (b.link_spans.iter())
+                .map(|&(s, e)| String::from_utf8_lossy(&b.text[s as usize..e as usize]).into())
+                .collect()
+        }
+        assert_eq!(spans(&b[0]), ["Home"]);
+        assert_eq!(spans(&b[1]), ["linked words", "more"]);
         assert_eq!(b[1].cues, cue::ARTICLE | cue::P | cue::LINK);
         assert_eq!(b[2].cues, cue::P);
         assert_eq!(b[3].cues, cue::COMMENT | cue::HEADING);
