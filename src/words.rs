@@ -29,10 +29,11 @@
 //! (`\p{Alphabetic}`, not marks) of the scripts Han, Hiragana, Thai, Lao, Khmer and Myanmar
 //! and of Katakana's script extensions.
 //!
-//! Text without such characters has the words it always had: an ASCII text never reaches the
-//! code here beyond `ascii_words`, and a non-ASCII token is looked at closely only when it
-//! has a character from U+0800 on (three UTF-8 bytes or more), where a range check comes
-//! before any table lookup.
+//! Text without such characters has the words it always had, at about the cost it had: an
+//! ASCII text never reaches the code here beyond `ascii_words`, a non-ASCII text or token is
+//! looked at character by character only when one of its UTF-8 lead bytes is that of a
+//! Unicode block of those scripts (typographic punctuation like ’ “ – is not), and there a
+//! range check comes before any table lookup.
 
 /// The word units of scripts written without spaces, from `build.rs`: `UNITS`, sorted
 /// `(first, last, kind)` ranges of the characters of [`Unit::Ideograph`] (kind 1),
@@ -139,6 +140,12 @@ impl Units {
         if (c as u32) < 0x0e00 && self.cur.is_none() {
             return Step::Outside;
         }
+        self.step_unit(c)
+    }
+
+    /// [`Units::step`] of a character that may be or follow a unit.
+    #[inline(never)]
+    fn step_unit(&mut self, c: char) -> Step {
         match unit(c) {
             Unit::None => {
                 if self.cur.is_some() && is_mark(c) {
@@ -157,12 +164,17 @@ impl Units {
     }
 }
 
-/// Whether a text may have characters of scripts written without spaces: it has a character
-/// from U+0800 on (a UTF-8 lead byte of 0xe0 or more). Cheap; false for almost all text in
-/// alphabetic scripts.
+/// Whether a text may have characters of scripts written without spaces: it has a UTF-8 lead
+/// byte of one of them (U+0800–U+1FFF, U+3000–U+AFFF, U+F000–U+3FFFF; not U+2000–U+2FFF, the
+/// punctuation and symbols of alphabetic text: ’ “ – € …). Cheap, and false for almost all
+/// text in alphabetic scripts.
 #[inline]
 fn may_have_units(text: &str) -> bool {
-    text.bytes().any(|b| b >= 0xe0)
+    // The lead bytes e0, e1, e3–ea, ef and f0, by comparisons that vectorise; most texts are
+    // ASCII, which the first scan tells at once.
+    let lead = |x: u8| (x.wrapping_sub(0xe0) <= 0x10) & (x != 0xe2) & (x.wrapping_sub(0xeb) > 3);
+    let b = text.as_bytes();
+    !b.is_ascii() && b.iter().fold(false, |any, &x| any | lead(x))
 }
 
 /// Whether a text has a character of a script written without spaces.
@@ -239,8 +251,40 @@ impl<'a> Iterator for Split<'a> {
 
 /// The words of a text: its whitespace-separated tokens ([`str::split_whitespace`]), each
 /// [`split`] around the characters of scripts written without spaces.
-pub fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split_whitespace().flat_map(split)
+pub fn words(text: &str) -> Words<'_> {
+    Words {
+        tokens: text.split_whitespace(),
+        split: None,
+        units: may_have_units(text),
+    }
+}
+
+/// The iterator of [`words`].
+#[derive(Debug, Clone)]
+pub struct Words<'a> {
+    tokens: std::str::SplitWhitespace<'a>,
+    /// The pieces of the current token.
+    split: Option<Split<'a>>,
+    /// The text may have characters of scripts written without spaces (else its tokens are
+    /// its words).
+    units: bool,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        if !self.units {
+            return self.tokens.next();
+        }
+        loop {
+            if let Some(w) = self.split.as_mut().and_then(Iterator::next) {
+                return Some(w);
+            }
+            self.split = Some(split(self.tokens.next()?));
+        }
+    }
 }
 
 /// The number of [`words`] of a text.
@@ -248,60 +292,62 @@ pub fn count(text: &str) -> usize {
     words(text).count()
 }
 
+/// What [`tokens`] tells, character by character.
+pub trait Sink {
+    /// The next character of the current token.
+    fn push(&mut self, c: char);
+    /// The current token ends (after at least one character).
+    fn end(&mut self);
+}
+
 /// The tokens of a text that a tokenizer takes as maximal runs of characters for which
 /// `is_word` holds (letters, letters and digits, …), with each unit of a script written
-/// without spaces a token of its own, whether `is_word` holds for it or not.
-pub fn tokens<F: FnMut(char) -> bool>(text: &str, is_word: F) -> Tokens<'_, F> {
-    Tokens {
-        text,
-        chars: text.char_indices(),
-        units: Units::default(),
-        is_word,
-        pending: None,
-    }
-}
-
-/// The iterator of [`tokens`].
-#[derive(Debug, Clone)]
-pub struct Tokens<'a, F> {
-    text: &'a str,
-    chars: std::str::CharIndices<'a>,
-    units: Units,
-    is_word: F,
-    /// Where the character that ended the last token is and its step, when it starts one.
-    pending: Option<(usize, Step)>,
-}
-
-impl<'a, F: FnMut(char) -> bool> Iterator for Tokens<'a, F> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        // The start of the next token and whether it is a unit.
-        let (start, unit) = match self.pending.take() {
-            Some((i, s)) => (i, s != Step::Outside),
-            None => loop {
-                let (i, c) = self.chars.next()?;
-                match self.units.step(c) {
-                    Step::Outside if !(self.is_word)(c) => {}
-                    s => break (i, s != Step::Outside),
-                }
-            },
-        };
-        for (i, c) in self.chars.by_ref() {
-            let s = self.units.step(c);
-            let goes_on = if unit {
-                s == Step::Within
-            } else {
-                s == Step::Outside && (self.is_word)(c)
-            };
-            if !goes_on {
-                if s == Step::Start || s == Step::Outside && (self.is_word)(c) {
-                    self.pending = Some((i, s));
-                }
-                return Some(&self.text[start..i]);
+/// without spaces a token of its own, whether `is_word` holds for it or not. They are told
+/// to `sink` character by character, so that a tokenizer that lower-cases and hashes each
+/// token (the combined model's) or copies it upper-cased (the shingles') passes over the
+/// text once, as it did over plain runs.
+#[inline]
+pub fn tokens(text: &str, mut is_word: impl FnMut(char) -> bool, sink: &mut impl Sink) {
+    // A token is open, and it is a unit.
+    let (mut open, mut unit) = (false, false);
+    if !may_have_units(text) {
+        for c in text.chars() {
+            if is_word(c) {
+                sink.push(c);
+                open = true;
+            } else if open {
+                sink.end();
+                open = false;
             }
         }
-        Some(&self.text[start..])
+    } else {
+        let mut units = Units::default();
+        for c in text.chars() {
+            match units.step(c) {
+                Step::Within => sink.push(c),
+                Step::Start => {
+                    if open {
+                        sink.end();
+                    }
+                    sink.push(c);
+                    (open, unit) = (true, true);
+                }
+                Step::Outside => {
+                    let word = is_word(c);
+                    if open && (unit || !word) {
+                        sink.end();
+                        open = false;
+                    }
+                    if word {
+                        sink.push(c);
+                        (open, unit) = (true, false);
+                    }
+                }
+            }
+        }
+    }
+    if open {
+        sink.end();
     }
 }
 
@@ -399,10 +445,26 @@ mod tests {
         assert_eq!(w("မြန်မာ"), ["မြ", "န်", "မာ"]);
     }
 
+    /// The tokens told to a [`Sink`].
+    #[derive(Default)]
+    struct Collect(Vec<String>, String);
+
+    impl Sink for Collect {
+        fn push(&mut self, c: char) {
+            self.1.push(c);
+        }
+        fn end(&mut self) {
+            assert!(!self.1.is_empty(), "an empty token");
+            self.0.push(std::mem::take(&mut self.1));
+        }
+    }
+
     #[test]
     fn tokens_of_runs_split_out_units() {
-        fn letters(t: &str) -> Vec<&str> {
-            tokens(t, char::is_alphabetic).collect()
+        fn letters(t: &str) -> Vec<String> {
+            let mut v = Collect::default();
+            tokens(t, char::is_alphabetic, &mut v);
+            v.0
         }
         assert_eq!(letters("Hello, wörld!"), ["Hello", "wörld"]);
         assert_eq!(
@@ -410,38 +472,43 @@ mod tests {
             ["東", "京", "タワー", "abc", "ok"]
         );
         // A unit is a token even where the tokenizer takes no such character.
-        fn latin(t: &str) -> Vec<&str> {
-            tokens(t, |c| c.is_ascii_alphabetic()).collect()
+        fn latin(t: &str) -> Vec<String> {
+            let mut v = Collect::default();
+            tokens(t, |c| c.is_ascii_alphabetic(), &mut v);
+            v.0
         }
         assert_eq!(latin("ab東京cd"), ["ab", "東", "京", "cd"]);
         assert_eq!(latin("กิน"), ["กิ", "น"]);
         assert_eq!(latin(" x "), ["x"]);
-        assert_eq!(latin(""), Vec::<&str>::new());
-        assert_eq!(latin("。"), Vec::<&str>::new());
+        assert!(latin("").is_empty() && latin("。").is_empty());
         // Without units, the runs of the tokenizer.
         let text = "Ça va ? « très bien » — l’été 2024";
         let runs: Vec<&str> = text
             .split(|c: char| !c.is_alphanumeric())
             .filter(|r| !r.is_empty())
             .collect();
-        assert_eq!(
-            tokens(text, char::is_alphanumeric).collect::<Vec<_>>(),
-            runs
-        );
+        let mut alnum = Collect::default();
+        tokens(text, char::is_alphanumeric, &mut alnum);
+        assert_eq!(alnum.0, runs);
     }
 
     #[test]
     fn the_range_check_covers_the_table() {
         // Every character of the table passes the range check, the fast paths agree with the
         // table, and every unit is a letter (`char::is_alphabetic`).
+        let mut buf = [0u8; 4];
         for &(lo, hi, kind) in table::UNITS {
             for u in lo..=hi {
                 let c = char::from_u32(u).unwrap();
+                assert!(may_have_units(c.encode_utf8(&mut buf)), "U+{u:04X}");
                 let want = [Unit::Ideograph, Unit::Katakana, Unit::Letter][kind as usize - 1];
                 assert_eq!(unit(c), want, "U+{u:04X}");
                 assert!(c.is_alphabetic(), "U+{u:04X}");
             }
         }
+        // Typographic punctuation and symbols do not send a text down the slow path.
+        assert!(!may_have_units("“Don’t” – 5 € … •"));
+        assert!(may_have_units("a 東") && may_have_units("ก") && !may_have_units("é Я"));
         for c in ['a', 'é', 'ß', 'Я', '한', '、', '。', '・', '１', '๑', 'ー'] {
             let want = if c == 'ー' {
                 Unit::Katakana

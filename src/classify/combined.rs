@@ -26,17 +26,27 @@ pub const N_FEATURES: usize = 144 + CUE_FEATURES;
 /// Hashes of the lower-cased words of a text: runs of alphanumeric characters, and each
 /// ideograph, kana or letter of a script written without spaces ([`words::tokens`]); `word`
 /// is a buffer the caller keeps from one text to the next.
-fn word_hashes(text: &str, word: &mut String, mut each: impl FnMut(u64)) {
-    for token in words::tokens(text, char::is_alphanumeric) {
-        word.clear();
-        if token.is_ascii() {
-            word.push_str(token);
-            word.make_ascii_lowercase();
-        } else {
-            word.extend(token.chars().flat_map(char::to_lowercase));
-        }
-        each(xxhash_rust::xxh3::xxh3_64(word.as_bytes()));
+fn word_hashes(text: &str, word: &mut String, each: impl FnMut(u64)) {
+    /// Lower-cases each word into `word` and hashes it.
+    struct Hasher<'w, F> {
+        word: &'w mut String,
+        each: F,
     }
+    impl<F: FnMut(u64)> words::Sink for Hasher<'_, F> {
+        fn push(&mut self, c: char) {
+            if c.is_ascii() {
+                self.word.push(c.to_ascii_lowercase());
+            } else {
+                self.word.extend(c.to_lowercase());
+            }
+        }
+        fn end(&mut self) {
+            (self.each)(xxhash_rust::xxh3::xxh3_64(self.word.as_bytes()));
+            self.word.clear();
+        }
+    }
+    word.clear();
+    words::tokens(text, char::is_alphanumeric, &mut Hasher { word, each });
 }
 
 fn word_set(text: &str, word: &mut String) -> FxHashSet<u64> {

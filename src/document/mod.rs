@@ -576,6 +576,11 @@ fn make_blocks(
         let Some(f) = f else { continue };
         let text = into_output_text(c.text);
         let mut b = make_block(idx, f, raw, decoded, text, cfg, dec);
+        if raw.link_bytes > 0
+            && let Some(n) = unit_link_words(raw, spans_of(&seg.link_spans, idx), decoded, dec)
+        {
+            b.stats = boilerpipe::Stats::of(&b.cleansed, n);
+        }
         b.markup = std::mem::take(markup);
         b.paragraph_start = std::mem::take(&mut paragraph_start);
         blocks.push(b);
@@ -618,7 +623,7 @@ fn make_block(
         features: *features,
         bpv: 0.0,
         scores: Default::default(),
-        stats: boilerpipe::Stats::of(&cleansed, link_words(raw, decoded, dec)),
+        stats: boilerpipe::Stats::of(&cleansed, raw.link_words),
         cues: raw.cues,
         near_cues: raw.near_cues,
         link_bytes: raw.link_bytes,
@@ -637,20 +642,33 @@ fn make_block(
     }
 }
 
-/// Words that start inside links: the segmenter's count of whitespace-separated words, or,
-/// in a block with characters of a script written without spaces, its [`words`](crate::words)
-/// whose first character is inside a link (its text decoded piece by piece at the links'
-/// ends, since the segmenter's text may be in the page's encoding).
-fn link_words(raw: &html::RawBlock, decoded: &str, dec: &mut Decoder) -> u32 {
-    if raw.link_spans.is_empty() || !crate::words::has_units(decoded) {
-        return raw.link_words;
+/// The link spans of block `idx` among a page's ([`html::Segmentation::link_spans`]).
+fn spans_of(spans: &[(u32, u32, u32)], idx: usize) -> &[(u32, u32, u32)] {
+    let from = spans.partition_point(|s| (s.0 as usize) < idx);
+    let to = from + spans[from..].partition_point(|s| s.0 as usize == idx);
+    &spans[from..to]
+}
+
+/// The words that start inside links of a block with characters of a script written without
+/// spaces: its [`words`](crate::words) whose first character is in one of its link `spans`
+/// ([`html::Segmentation::link_spans`]), on its text decoded piece by piece at the links'
+/// ends (the segmenter's text may be in the page's encoding). None for any other block, whose
+/// whitespace-separated words the segmenter counted ([`html::RawBlock::link_words`]).
+fn unit_link_words(
+    raw: &html::RawBlock,
+    spans: &[(u32, u32, u32)],
+    decoded: &str,
+    dec: &mut Decoder,
+) -> Option<u32> {
+    if spans.is_empty() || !crate::words::has_units(decoded) {
+        return None;
     }
     // Decoding the pieces says nothing new of the page's bytes.
     let malformed = dec.malformed;
     let mut text = String::with_capacity(decoded.len());
-    let mut links = Vec::with_capacity(raw.link_spans.len());
+    let mut links = Vec::with_capacity(spans.len());
     let mut at = 0;
-    for &(start, end) in &raw.link_spans {
+    for &(_, start, end) in spans {
         let (start, end) = (start as usize, end as usize);
         text.push_str(&dec.text_cow(&raw.text[at..start]));
         let from = text.len();
@@ -667,7 +685,7 @@ fn link_words(raw: &html::RawBlock, decoded: &str, dec: &mut Decoder) -> u32 {
         while links.next_if(|&(_, end)| end <= at).is_some() {}
         n += u32::from(links.peek().is_some_and(|&(start, _)| start <= at));
     }
-    n
+    Some(n)
 }
 
 /// A link's target as written in the page: decoded, unescaped and trimmed.

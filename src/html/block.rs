@@ -86,10 +86,9 @@ pub struct RawBlock {
     pub link_bytes: u32,
     /// Words that start inside `<a>` elements: whitespace-separated, as texrex's collapsed
     /// text has them (`document::analyze` counts them again, by [`crate::words`], in a block
-    /// with characters of a script written without spaces).
+    /// with characters of a script written without spaces, from
+    /// [`Segmentation::link_spans`](super::Segmentation::link_spans)).
     pub link_words: u32,
-    /// Where the text inside `<a>` elements is in `text`: byte ranges, adjoining ones merged.
-    pub link_spans: Vec<(u32, u32)>,
     /// [`cue`](super::cue) bits of the elements around the block's text, OR-ed over all of it.
     pub cues: u32,
     /// [`cue`](super::cue) bits of the innermost [`NEAR`] elements around its first text

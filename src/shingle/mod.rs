@@ -46,16 +46,22 @@ pub struct Tokens {
 impl Tokens {
     /// Append the tokens of `text`.
     pub fn add(&mut self, text: &str) {
-        for token in crate::words::tokens(text, is_letter) {
-            let start = self.text.len();
-            if token.is_ascii() {
-                self.text.push_str(token);
-                self.text[start..].make_ascii_uppercase();
-            } else {
-                self.text.extend(token.chars().flat_map(char::to_uppercase));
+        /// Appends each token upper-cased.
+        struct Upper<'t>(&'t mut Tokens);
+        impl crate::words::Sink for Upper<'_> {
+            fn push(&mut self, c: char) {
+                if c.is_ascii() {
+                    self.0.text.push(c.to_ascii_uppercase());
+                } else {
+                    self.0.text.extend(c.to_uppercase());
+                }
             }
-            self.spans.push((start as u32, self.text.len() as u32));
+            fn end(&mut self) {
+                let start = self.0.spans.last().map_or(0, |s| s.1);
+                self.0.spans.push((start, self.0.text.len() as u32));
+            }
         }
+        crate::words::tokens(text, is_letter, &mut Upper(self));
     }
 
     /// Number of tokens.
