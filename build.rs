@@ -35,6 +35,50 @@ fn gunzipped(path: &str) -> String {
     text
 }
 
+/// The `(first, last)` ranges of a character class as the regex crate reads it.
+fn class_ranges(pattern: &str) -> Vec<(u32, u32)> {
+    let hir = regex_syntax::Parser::new().parse(pattern).expect(pattern);
+    let regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(class)) = hir.kind()
+    else {
+        panic!("{pattern} is not a class");
+    };
+    class
+        .ranges()
+        .iter()
+        .map(|r| (r.start() as u32, r.end() as u32))
+        .collect()
+}
+
+/// The characters of scripts written without spaces between words (`src/words.rs`), in one
+/// sorted table of `(first, last, kind)`: the ideographs and Hiragana that are a word each
+/// (kind 1), the Katakana whose runs are one word (2), and the letters of Thai, Lao, Khmer
+/// and Myanmar (3); and the marks that belong to the character before them.
+fn word_units(out: &Path) {
+    const IDEOGRAPH: &str =
+        r"[[[\p{scx=Han}\p{scx=Hiragana}]&&[\p{Alphabetic}&&\P{M}]]--\p{scx=Katakana}]";
+    const KANA: &str = r"[\p{scx=Katakana}&&\p{Alphabetic}&&\P{M}]";
+    const LETTER: &str =
+        r"[[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]&&[\p{Alphabetic}&&\P{M}]]";
+    const MARKS: &str = r"[\p{M}\u{200C}\u{200D}]";
+    let mut units: Vec<(u32, u32, u8)> = [IDEOGRAPH, KANA, LETTER]
+        .iter()
+        .zip(1..)
+        .flat_map(|(class, kind)| {
+            class_ranges(class)
+                .into_iter()
+                .map(move |(lo, hi)| (lo, hi, kind))
+        })
+        .collect();
+    units.sort_unstable();
+    let rs = format!(
+        "/// `{IDEOGRAPH}` (1), `{KANA}` (2), `{LETTER}` (3)\n\
+         pub const UNITS: &[(u32, u32, u8)] = &{units:?};\n\
+         /// `{MARKS}`\npub const MARKS: &[(u32, u32)] = &{:?};\n",
+        class_ranges(MARKS)
+    );
+    std::fs::write(out.join("words.rs"), rs).unwrap();
+}
+
 /// The character classes of texrex's second-pass patterns (`src/features/cleanse.rs`), as the
 /// regex crate reads them, case folding included: a Rust file of `(first, last)` ranges and
 /// an ASCII bitmap per class.
@@ -48,17 +92,7 @@ fn character_classes(out: &Path) {
     ];
     let mut rs = String::new();
     for (name, pattern) in classes {
-        let hir = regex_syntax::Parser::new().parse(pattern).expect(pattern);
-        let regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(class)) =
-            hir.kind()
-        else {
-            panic!("{pattern} is not a class");
-        };
-        let ranges: Vec<(u32, u32)> = class
-            .ranges()
-            .iter()
-            .map(|r| (r.start() as u32, r.end() as u32))
-            .collect();
+        let ranges = class_ranges(pattern);
         let ascii = (0u32..128)
             .filter(|c| ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(c)))
             .fold(0u128, |bits, c| bits | 1 << c);
@@ -76,6 +110,7 @@ fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let out = Path::new(&out);
     character_classes(out);
+    word_units(out);
     // The combined model: its first stage, then its main model.
     let text = gunzipped("models/combined.gbt.gz");
     let at = text.find("\ncowrex-gbt ").expect("two models") + 1;

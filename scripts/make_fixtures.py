@@ -9,6 +9,9 @@
                             wrong (short) Content-Length, binary junk served as HTML, invalid
                             UTF-8, 100,000-deep nesting, a 50 MB record, and good records
                             between them that must all survive.
+  fixtures/cjk-zh.html      A Chinese and a Japanese news page (UTF-8), each with a navigation
+  fixtures/cjk-ja.html      menu of short links, an article of several paragraphs and a footer:
+                            scripts written without spaces between words (tests/words.rs).
 
 Run from the repository root: python3 scripts/make_fixtures.py
 """
@@ -54,6 +57,75 @@ TEXTS = [
 CAFE = "Café Müller öffnet wieder: Die Gäste können sich auf Kuchen, Kaffee und ein neues Frühstücksangebot freuen. Die Öffnungszeiten sind täglich von acht bis achtzehn Uhr."
 POLISH = "Zażółć gęślą jaźń. Miasto otwiera nowy park z placem zabaw, ścieżkami rowerowymi i kawiarnią nad stawem. Prace budowlane trwały dwa lata."
 JAPANESE = "東京の新しい図書館が来月開館します。館内には約五十万冊の本があり、子ども向けの読書室も設けられます。"
+
+
+# Scripts without spaces between words: made-up local news, with the parts of a news site.
+CJK_PAGE = """<!DOCTYPE html>
+<html lang="{lang}"><head><meta charset="utf-8">
+<title>{title} | {site}</title>
+</head>
+<body>
+<header><div class="logo"><a href="/">{site}</a></div>
+<nav class="menu"><ul>
+{menu}
+</ul></nav></header>
+<main><article>
+<h1>{title}</h1>
+{paragraphs}
+</article></main>
+<footer><p>{footer}</p>
+<p>{footer_links}</p></footer>
+</body></html>
+"""
+
+CJK_PAGES = {
+    "zh": dict(
+        site="江城日报",
+        title="城南新区图书馆下月开放",
+        menu=["首页", "新闻", "城市", "文化", "体育", "关于我们"],
+        paragraphs=[
+            "记者从市文化局获悉，位于城南新区的市立图书馆新馆将于下月十五日正式向公众开放。"
+            "新馆总建筑面积约三万平方米，地上共有五层，设有阅览区、儿童阅读区、自习室和多功能报告厅。",
+            "据介绍，新馆首批上架图书约六十万册，其中包括一批珍贵的地方文献和老照片。"
+            "图书馆还将开通自助借还书服务，读者只需刷身份证或者扫描二维码，就可以在馆内任何一台设备上办理借阅手续。",
+            "市文化局负责人表示，过去几年城南新区人口增长很快，但附近一直缺少大型公共文化设施。"
+            "新馆建成后，周边居民步行十分钟左右就能到达，周末还会定期举办讲座、展览和亲子阅读活动。",
+            "开馆初期，图书馆每天上午九点至晚上九点开放，每周一闭馆。"
+            "为了避免人流过于集中，开馆第一周实行网上预约入馆，每天限约三千人次。",
+        ],
+        footer="版权所有 © 2024 江城日报社",
+        footer_links=["联系我们", "隐私政策", "广告服务"],
+    ),
+    "ja": dict(
+        site="みなと新聞",
+        title="駅前の商店街に新しい市場がオープン",
+        menu=["ホーム", "ニュース", "地域", "経済", "スポーツ", "お問い合わせ"],
+        paragraphs=[
+            "みなと市の駅前商店街に二十日、地元の農家や漁師が野菜や魚を直接販売する「みなと朝市」がオープンした。"
+            "初日は開店前から多くの買い物客が列を作り、用意した商品の半分以上が昼までに売り切れたという。",
+            "市場は、数年前に閉店したスーパーの建物を市が買い取り、改装して作られた。"
+            "店内には約三十の店が並び、新鮮な野菜や果物のほか、地元の米を使ったおにぎりや手作りのパンなども販売されている。",
+            "商店街の組合によると、駅前では空き店舗が増え、客足が遠のいていることが長年の課題だった。"
+            "組合の代表は「市場をきっかけに、若い人や家族連れにもまた商店街に来てもらいたい」と話している。",
+            "市場の営業時間は午前七時から午後二時までで、毎週水曜日が定休日。"
+            "駐車場は三十台分あり、買い物をした客は二時間まで無料で利用できる。",
+        ],
+        footer="© 2024 みなと新聞社",
+        footer_links=["利用規約", "個人情報の取り扱い", "お問い合わせ"],
+    ),
+}
+
+
+def cjk_page(lang):
+    p = CJK_PAGES[lang]
+    link = '<a href="/%d">%s</a>'
+    return CJK_PAGE.format(
+        lang=lang, site=p["site"], title=p["title"],
+        menu="\n".join("<li>%s</li>" % (link % (i, m)) for i, m in enumerate(p["menu"])),
+        paragraphs="\n".join("<p>%s</p>" % t for t in p["paragraphs"]),
+        footer=p["footer"],
+        footer_links=" | ".join(link % (100 + i, m) for i, m in enumerate(p["footer_links"])),
+    )
 
 
 def record(wtype, uri, block, rid, extra=(), content_type=None, length=None):
@@ -175,7 +247,10 @@ def main():
         f.write(sample())
     with open(os.path.join(OUT, "broken.warc.gz"), "wb") as f:
         f.write(broken())
-    for name in ("sample.warc.gz", "broken.warc.gz"):
+    for lang in CJK_PAGES:
+        with open(os.path.join(OUT, "cjk-%s.html" % lang), "w", encoding="utf-8", newline="\n") as f:
+            f.write(cjk_page(lang))
+    for name in ("sample.warc.gz", "broken.warc.gz", "cjk-zh.html", "cjk-ja.html"):
         print("%s: %d bytes" % (os.path.join(OUT, name), os.path.getsize(os.path.join(OUT, name))))
 
 

@@ -12,7 +12,8 @@
 //! into blocks → texrex's block features → [`classify`] scores each block with every detector
 //! ([`classify::detector`]) → [`document`] adds document-level figures → [`output`] writes
 //! the corpus. [`eval`] measures extraction against gold texts; [`shingle`] makes and compares
-//! w-shingles.
+//! w-shingles. [`words`] is what every detector and feature that counts words counts, in
+//! scripts written without spaces too.
 
 #![warn(missing_docs)]
 
@@ -33,6 +34,7 @@ mod report;
 pub mod shingle;
 mod signals;
 pub mod warc;
+pub mod words;
 
 pub use cli::main as run_cli;
 pub use document::{Block, Document};

@@ -6,10 +6,13 @@
 //! (text density ≥ 7 and link density ≤ 0.35), and the largest-content filter.
 //!
 //! The blocks are the caller's; cowrex's segmenter ends a block at every block element but not
-//! at `<a>`, as boilerpipe's atomic text blocks do. Words are white-space separated tokens.
+//! at `<a>`, as boilerpipe's atomic text blocks do. Words are [`crate::words`]: white-space
+//! separated tokens, and in scripts written without spaces each ideograph, kana or letter
+//! (a run of Katakana), so a Chinese or Japanese paragraph has as many words as characters.
 
 use super::Block;
 use super::detector::{self, Column, Cut, Decision, Shown};
+use crate::words;
 
 /// The column width text is wrapped at for text density.
 pub const WRAP: usize = 80;
@@ -17,7 +20,7 @@ pub const WRAP: usize = 80;
 /// boilerpipe's features of one block.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Stats {
-    /// White-space separated words.
+    /// Words ([`crate::words::words`]).
     pub words: u32,
     /// Of those, the words inside links.
     pub link_words: u32,
@@ -31,15 +34,16 @@ impl Stats {
     pub fn of(text: &str, link_words: u32) -> Stats {
         // Word lengths in characters; an ASCII text's without decoding it.
         if text.is_ascii() {
-            let lengths = super::ascii_words(text.as_bytes()).map(<[u8]>::len);
+            let lengths = words::ascii_words(text.as_bytes()).map(<[u8]>::len);
             Stats::of_words(lengths, link_words)
         } else {
-            let lengths = text.split_whitespace().map(|w| w.chars().count());
+            let lengths = words::words(text).map(|w| w.chars().count());
             Stats::of_words(lengths, link_words)
         }
     }
 
-    /// [`Stats::of`] a text whose words have these `lengths` in characters.
+    /// [`Stats::of`] a text whose words have these `lengths` in characters. Text density lays
+    /// them out as if one space separated each from the next.
     fn of_words(lengths: impl Iterator<Item = usize>, link_words: u32) -> Stats {
         let (mut words, mut lines, mut line_len, mut line_words) = (0u32, 0u32, 0usize, 0u32);
         for len in lengths {
@@ -303,6 +307,27 @@ mod tests {
         let by_chars = Stats::of_words(spaced.split_whitespace().map(|w| w.chars().count()), 3);
         assert_eq!(Stats::of(&spaced, 3), by_chars);
         assert_eq!(Stats::of(&text.replace('j', "é"), 3), Stats::of(&text, 3));
+    }
+
+    #[test]
+    fn chinese_and_japanese_words_are_characters() {
+        // 30 ideographs and 3 full-width punctuation marks: 30 words, not one.
+        let zh = "今天上午，市政府召开新闻发布会，宣布将在明年春天开放新的城市公园。";
+        let s = Stats::of(zh, 0);
+        assert_eq!((s.words, s.text_density), (30, 30.0));
+        // 47 ideographs and kana: one-character words, 40 to a line of 80 columns; the last
+        // line (7) is left out.
+        let ja = "東京の新しい図書館が来月開館します。館内には約五十万冊の本があり、子ども向けの読書室も設けられます。";
+        let s = Stats::of(ja, 0);
+        assert_eq!((s.words, s.text_density), (47, 40.0));
+        // A Katakana run is one word: ニュース, 一, 覧.
+        assert_eq!(Stats::of("ニュース一覧", 0).words, 3);
+        // Link words beyond the words (counted on the raw text) are capped.
+        let menu = Stats::of("首页 新闻 体育", 9);
+        assert_eq!(
+            (menu.words, menu.link_words, menu.link_density()),
+            (6, 6, 1.0)
+        );
     }
 
     #[test]

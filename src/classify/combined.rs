@@ -18,32 +18,35 @@ use super::justext::Class;
 pub use super::page_text::{PageText, page_kind};
 use super::{Block, boilerpipe, justext, markup, mlp, ngram};
 use crate::html::cue;
+use crate::words;
 
 /// Number of features per block.
 pub const N_FEATURES: usize = 147 + CUE_FEATURES;
 
-/// Hashes of the lower-cased words (runs of alphanumeric characters) of a text; `word` is a
-/// buffer the caller keeps from one text to the next.
-fn word_hashes(text: &str, word: &mut String, mut each: impl FnMut(u64)) {
-    word.clear();
-    let mut flush = |word: &mut String| {
-        if !word.is_empty() {
-            each(xxhash_rust::xxh3::xxh3_64(word.as_bytes()));
-            word.clear();
-        }
-    };
-    for c in text.chars() {
-        if c.is_alphanumeric() {
+/// Hashes of the lower-cased words of a text: runs of alphanumeric characters, and each
+/// ideograph, kana or letter of a script written without spaces ([`words::tokens`]); `word`
+/// is a buffer the caller keeps from one text to the next.
+fn word_hashes(text: &str, word: &mut String, each: impl FnMut(u64)) {
+    /// Lower-cases each word into `word` and hashes it.
+    struct Hasher<'w, F> {
+        word: &'w mut String,
+        each: F,
+    }
+    impl<F: FnMut(u64)> words::Sink for Hasher<'_, F> {
+        fn push(&mut self, c: char) {
             if c.is_ascii() {
-                word.push(c.to_ascii_lowercase());
+                self.word.push(c.to_ascii_lowercase());
             } else {
-                word.extend(c.to_lowercase());
+                self.word.extend(c.to_lowercase());
             }
-        } else {
-            flush(word);
+        }
+        fn end(&mut self) {
+            (self.each)(xxhash_rust::xxh3::xxh3_64(self.word.as_bytes()));
+            self.word.clear();
         }
     }
-    flush(word);
+    word.clear();
+    words::tokens(text, char::is_alphanumeric, &mut Hasher { word, each });
 }
 
 fn word_set(text: &str, word: &mut String) -> FxHashSet<u64> {
@@ -1125,6 +1128,23 @@ mod tests {
             bare.iter()
                 .all(|r| r[..5] == [0.0; 5] && r[5..] == [0.0, -1.0, -1.0])
         );
+    }
+
+    #[test]
+    fn chinese_words_against_the_title_are_characters() {
+        let doc = analyzed(
+            r#"<html><head><title>新图书馆下月开放</title></head><body><nav><a>首页</a></nav>
+            <h1>新图书馆下月开放</h1><p>市政府宣布，新图书馆将于明年开放。</p></body></html>"#,
+        );
+        let rows = text_features(&doc.blocks, &doc.page_text);
+        assert_eq!(rows.len(), 3);
+        // The heading has all 8 title words (characters) and nothing else: the title block.
+        assert_eq!(rows[1][..3], [1.0, 1.0, 1.0]);
+        // The paragraph has 6 of the title's 8 characters (not 下 and 月) among its 15 words.
+        assert!((rows[2][0] - 6.0 / 8.0).abs() < 1e-6, "{}", rows[2][0]);
+        assert!((rows[2][1] - 6.0 / 15.0).abs() < 1e-6, "{}", rows[2][1]);
+        // The menu has none.
+        assert_eq!(rows[0][..2], [0.0, 0.0]);
     }
 
     #[test]

@@ -6,12 +6,19 @@
 //! The input is a page's paragraphs in document order ([`Paragraph`]); the segmentation into
 //! them is the caller's. Stop words come from the `stop-words` crate (Stopwords ISO lists),
 //! chosen by the document's language ([`stop_words()`]).
+//!
+//! Words are [`crate::words`]: in Chinese and Japanese each ideograph and kana is a word, so
+//! the stop-word density is the share of characters that are one-character stop words
+//! (的, 了, 是; の, は, を), and only those entries of a list that are one word count. In
+//! Thai, Lao, Khmer and Myanmar, where every letter counts as a word, no entry does, so
+//! Thai pages are classified as for a language without a list.
 
 use std::borrow::Cow;
 
 use super::Block;
 use super::detector::{self, Column, Cut, Decision, Shown};
 use crate::html::cue;
+use crate::words::{self, Unit};
 
 use rustc_hash::FxHashSet;
 
@@ -110,7 +117,7 @@ impl Paragraph<'_> {
         }
     }
 
-    /// Share of the whitespace-separated words that are stop words (compared in lower case).
+    /// Share of the words ([`crate::words`]) that are stop words (compared in lower case).
     pub fn stopword_density(&self, stop: &FxHashSet<&str>) -> f64 {
         let (words, hits) = if self.text.is_ascii() {
             ascii_stop_words(self.text.as_bytes(), stop)
@@ -125,13 +132,13 @@ impl Paragraph<'_> {
     }
 }
 
-/// The whitespace-separated words of `text` and how many of them are in `stop` (compared in
+/// The words ([`crate::words`]) of `text` and how many of them are in `stop` (compared in
 /// lower case).
 fn stop_words_in(text: &str, stop: &FxHashSet<&str>) -> (usize, usize) {
     let mut words = 0usize;
     let mut hits = 0usize;
     let mut lower = String::new();
-    for w in text.split_whitespace() {
+    for w in words::words(text) {
         words += 1;
         lower.clear();
         if w.is_ascii() {
@@ -145,12 +152,12 @@ fn stop_words_in(text: &str, stop: &FxHashSet<&str>) -> (usize, usize) {
     (words, hits)
 }
 
-/// [`stop_words_in`] of an ASCII text, without decoding it ([`super::ascii_words`]).
+/// [`stop_words_in`] of an ASCII text, without decoding it ([`words::ascii_words`]).
 fn ascii_stop_words(text: &[u8], stop: &FxHashSet<&str>) -> (usize, usize) {
     let mut words = 0usize;
     let mut hits = 0usize;
     let mut buf = [0u8; 64];
-    for w in super::ascii_words(text) {
+    for w in words::ascii_words(text) {
         words += 1;
         if w.len() > buf.len() {
             continue; // longer than any stop word (a test checks the lists)
@@ -184,9 +191,22 @@ impl Default for Judgement {
     }
 }
 
-/// The stop words of a language (ISO 639-1 code), if the crate has a list for it.
+/// The stop words of a language (ISO 639-1 code) that can match a word: of the crate's list
+/// for it, the entries that are one word ([`crate::words`]; 我们 is two words, 我 and 们,
+/// and never matches). A Thai, Lao, Khmer or Myanmar letter is a word only for want of a
+/// dictionary, so no entry in those scripts is kept. None when the crate has no list for the
+/// language or none of its entries is kept (Thai's).
 pub fn stop_words(iso639_1: &str) -> Option<FxHashSet<&'static str>> {
-    stop_words::lookup(iso639_1).map(|w| w.iter().copied().collect())
+    let one_word = |w: &&str| {
+        !words::has_units(w)
+            || words::words(w).eq([*w]) && w.chars().all(|c| words::unit(c) != Unit::Letter)
+    };
+    let list: FxHashSet<&str> = stop_words::lookup(iso639_1)?
+        .iter()
+        .copied()
+        .filter(one_word)
+        .collect();
+    (!list.is_empty()).then_some(list)
 }
 
 /// whatlang's languages (ISO 639-3) with their ISO 639-1 codes.
@@ -660,6 +680,33 @@ mod tests {
                 .iter()
                 .all(|l| stop_words(l).is_some_and(|s| s.len() > 20))
         );
+    }
+
+    #[test]
+    fn chinese_and_japanese_stop_words_are_characters() {
+        // Only the one-word entries are kept: 我 and 们 are, 我们 (two words) is not.
+        let zh = stop_words("zh").unwrap();
+        assert!(zh.contains("的") && zh.contains("我") && !zh.contains("我们"));
+        // 这 是 我 们 的 of 这是我们的新图书馆 (9 words) are stop words; the period is no word.
+        let d = para("这是我们的新图书馆。").stopword_density(&zh);
+        assert!((d - 5.0 / 9.0).abs() < 1e-9, "{d}");
+        // れ は し い で of これは新しい図書館です (11 words).
+        let ja = stop_words("ja").unwrap();
+        let d = para("これは新しい図書館です").stopword_density(&ja);
+        assert!((d - 5.0 / 11.0).abs() < 1e-9, "{d}");
+        // No Thai entry is one word: Thai is classified as a language without a list.
+        assert!(stop_words_lookup_has("th") && stop_words("th").is_none());
+        let th = stop_words_for(Some(whatlang::Lang::Tha));
+        assert!(th.words().is_empty());
+        // Lists without such characters are the crate's.
+        for l in ["en", "de", "ko"] {
+            let list: FxHashSet<&str> = stop_words::lookup(l).unwrap().iter().copied().collect();
+            assert_eq!(stop_words(l).unwrap(), list, "{l}");
+        }
+    }
+
+    fn stop_words_lookup_has(l: &str) -> bool {
+        stop_words::lookup(l).is_some_and(|w| !w.is_empty())
     }
 
     #[test]

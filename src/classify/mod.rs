@@ -423,14 +423,6 @@ impl Models {
     }
 }
 
-/// The words of an ASCII text as [`str::split_whitespace`] splits it: its whitespace is
-/// [`char::is_whitespace`]'s ASCII whitespace (which, unlike [`u8::is_ascii_whitespace`],
-/// includes the vertical tab).
-pub(crate) fn ascii_words(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r');
-    text.split(space).filter(|w| !w.is_empty())
-}
-
 /// Identify a document's language from its block texts: the longer blocks first (they are
 /// more often running text), at most `MAX_LANG_BYTES` of text. `None` unless whatlang is sure.
 pub fn identify_language<'a>(blocks: impl Iterator<Item = &'a str>) -> Option<whatlang::Lang> {
@@ -457,18 +449,6 @@ pub fn identify_language<'a>(blocks: impl Iterator<Item = &'a str>) -> Option<wh
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ascii_words_are_split_whitespace_words() {
-        for text in ["", " a  b ", "a\x0bb\x0cc\rd\ne\tf", "\x1f x\x1f", "one"] {
-            let words: Vec<&[u8]> = text.split_whitespace().map(str::as_bytes).collect();
-            assert_eq!(
-                ascii_words(text.as_bytes()).collect::<Vec<_>>(),
-                words,
-                "{text:?}"
-            );
-        }
-    }
 
     #[test]
     fn builtin_models_load() {

@@ -589,6 +589,11 @@ fn make_blocks(
         let Some(f) = f else { continue };
         let text = into_output_text(c.text);
         let mut b = make_block(idx, f, raw, decoded, text, cfg, dec);
+        if raw.link_bytes > 0
+            && let Some(n) = unit_link_words(raw, spans_of(&seg.link_spans, idx), decoded, dec)
+        {
+            b.stats = boilerpipe::Stats::of(&b.cleansed, n);
+        }
         b.markup = std::mem::take(markup);
         b.paragraph_start = std::mem::take(&mut paragraph_start);
         blocks.push(b);
@@ -648,6 +653,52 @@ fn make_block(
         kind: raw.kind,
         dup_of: None,
     }
+}
+
+/// The link spans of block `idx` among a page's ([`html::Segmentation::link_spans`]).
+fn spans_of(spans: &[(u32, u32, u32)], idx: usize) -> &[(u32, u32, u32)] {
+    let from = spans.partition_point(|s| (s.0 as usize) < idx);
+    let to = from + spans[from..].partition_point(|s| s.0 as usize == idx);
+    &spans[from..to]
+}
+
+/// The words that start inside links of a block with characters of a script written without
+/// spaces: its [`words`](crate::words) whose first character is in one of its link `spans`
+/// ([`html::Segmentation::link_spans`]), on its text decoded piece by piece at the links'
+/// ends (the segmenter's text may be in the page's encoding). None for any other block, whose
+/// whitespace-separated words the segmenter counted ([`html::RawBlock::link_words`]).
+fn unit_link_words(
+    raw: &html::RawBlock,
+    spans: &[(u32, u32, u32)],
+    decoded: &str,
+    dec: &mut Decoder,
+) -> Option<u32> {
+    if spans.is_empty() || !crate::words::has_units(decoded) {
+        return None;
+    }
+    // Decoding the pieces says nothing new of the page's bytes.
+    let malformed = dec.malformed;
+    let mut text = String::with_capacity(decoded.len());
+    let mut links = Vec::with_capacity(spans.len());
+    let mut at = 0;
+    for &(_, start, end) in spans {
+        let (start, end) = (start as usize, end as usize);
+        text.push_str(&dec.text_cow(&raw.text[at..start]));
+        let from = text.len();
+        text.push_str(&dec.text_cow(&raw.text[start..end]));
+        links.push((from, text.len()));
+        at = end;
+    }
+    text.push_str(&dec.text_cow(&raw.text[at..]));
+    dec.malformed = malformed;
+    let mut links = links.into_iter().peekable();
+    let mut n = 0;
+    for w in crate::words::words(&text) {
+        let at = w.as_ptr() as usize - text.as_ptr() as usize;
+        while links.next_if(|&(_, end)| end <= at).is_some() {}
+        n += u32::from(links.peek().is_some_and(|&(start, _)| start <= at));
+    }
+    Some(n)
 }
 
 /// A link's target as written in the page: decoded, unescaped and trimmed.
@@ -1366,6 +1417,48 @@ mod tests {
             &mut StageTimes::default(),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn link_words_of_chinese_and_japanese_blocks_are_characters() {
+        let html = "<html><body><ul><li><a href='/'>首页</a> <a href='/n'>新闻</a></li></ul>\
+                    <p>详情请见<a href='/x'>官方网站</a>。</p><p>東京<a href='/t'>タワー</a>へ</p>\
+                    <p>Read <a href='/r'>more</a> here</p></body></html>";
+        // In UTF-8, and in GB18030, which the segmenter reads undecoded.
+        for encoding in [encoding_rs::UTF_8, encoding_rs::GB18030] {
+            let (bytes, _, _) = encoding.encode(html);
+            let page = Page {
+                raw: &bytes,
+                payload: &bytes,
+                http_charset: Some(encoding.name()),
+                meta: Meta::default(),
+            };
+            let config = Config::default();
+            let doc = analyze(
+                page,
+                &Models::builtin(),
+                &config,
+                &mut StageTimes::default(),
+            );
+            let doc = doc.unwrap();
+            let stats: Vec<(&str, u32, u32)> = (doc.blocks.iter())
+                .map(|b| (b.text.as_str(), b.stats.words, b.stats.link_words))
+                .collect();
+            assert_eq!(
+                stats,
+                [
+                    ("首页 新闻", 4, 4),
+                    // The link's four characters are words of their own, though no space
+                    // comes before them.
+                    ("详情请见官方网站。", 8, 4),
+                    ("東京タワーへ", 4, 1),
+                    ("Read more here", 3, 1),
+                ],
+                "{}",
+                encoding.name()
+            );
+            assert!(!doc.malformed);
+        }
     }
 
     /// Each decision of the registry sets `bpv` and cuts where it says; every detector that

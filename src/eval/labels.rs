@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-use super::WORD;
+use super::tokens;
 use crate::features::texrex::unescape;
 use crate::html::{RAW_TEXT, VOID, find_end_tag, find_tag_end, is_html_ws};
 
@@ -40,9 +40,9 @@ fn element_label(attrs: &[u8]) -> Option<bool> {
     None
 }
 
-/// The words (lower-cased `\w+` tokens) of an annotated page with their labels (true =
-/// content), in document order; None when the page carries no labels at all. Comments and
-/// the content of `script`, `style` and other raw-text elements are skipped.
+/// The words (lower-cased [`tokens`]) of an annotated page with their labels
+/// (true = content), in document order; None when the page carries no labels at all.
+/// Comments and the content of `script`, `style` and other raw-text elements are skipped.
 pub fn labelled_words(html: &[u8]) -> Option<Vec<(String, bool)>> {
     let n = html.len();
     // Open elements: name and the label their attributes set.
@@ -52,8 +52,8 @@ pub fn labelled_words(html: &[u8]) -> Option<Vec<(String, bool)>> {
     let mut push_text = |bytes: &[u8], open: &[(Vec<u8>, Option<bool>)]| {
         let label = open.iter().rev().find_map(|(_, l)| *l).unwrap_or(false);
         let text = unescape(&String::from_utf8_lossy(bytes)).to_lowercase();
-        for m in WORD.find_iter(&text) {
-            words.push((m.as_str().to_owned(), label));
+        for t in tokens(&text) {
+            words.push((t.to_owned(), label));
         }
     };
     let mut pos = 0;
@@ -151,8 +151,8 @@ pub fn align(blocks: &[&str], reference: &[(String, bool)]) -> Vec<Alignment> {
     let mut owner = Vec::new();
     let mut out = vec![Alignment::default(); blocks.len()];
     for (b, text) in blocks.iter().enumerate() {
-        for m in WORD.find_iter(&text.to_lowercase()) {
-            page.push(intern(m.as_str()));
+        for t in tokens(&text.to_lowercase()) {
+            page.push(intern(t));
             owner.push(b);
             out[b].words += 1;
         }
@@ -197,9 +197,8 @@ pub fn gold_shares(blocks: &[&str], gold: &str) -> Vec<Option<f32>> {
 /// How the words of `blocks` align with a page's gold text ([`align`], every gold word being
 /// content).
 pub fn align_with_gold(blocks: &[&str], gold: &str) -> Vec<Alignment> {
-    let reference: Vec<(String, bool)> = WORD
-        .find_iter(&gold.to_lowercase())
-        .map(|m| (m.as_str().to_owned(), true))
+    let reference: Vec<(String, bool)> = tokens(&gold.to_lowercase())
+        .map(|t| (t.to_owned(), true))
         .collect();
     align(blocks, &reference)
 }
@@ -296,6 +295,25 @@ mod tests {
         let w = labelled_words(html).unwrap();
         assert_eq!(words(&w), ["menu", "main+", "text+", "here+", "plain"]);
         assert_eq!(labelled_words(b"<p>no labels</p>"), None);
+    }
+
+    #[test]
+    fn chinese_blocks_align_by_character() {
+        // Without one token per character, each block would be one word that the gold
+        // text's one word never equals.
+        let gold = "市政府宣布新图书馆明年开放。馆内藏书五十万册。";
+        let blocks = [
+            "首页 新闻",
+            "市政府宣布，新图书馆明年开放。",
+            "馆内藏书五十万册。",
+        ];
+        assert_eq!(
+            align_gold(&blocks, gold),
+            [Some(false), Some(true), Some(true)]
+        );
+        let a = align_with_gold(&blocks, gold);
+        assert_eq!((a[1].words, a[1].aligned), (13, 13));
+        assert_eq!((a[0].words, a[0].aligned), (4, 0));
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! `html/<set>/<page_id>.html[.gz]` and `ground-truth/<set>.jsonl` (one
 //! `{"page_id", "plaintext", "url"?, "page_type"?, "with"?, "without"?}` per line).
 //!
-//! The measure is bag-of-words overlap (`docs/accuracy.md`): lower-cased `\w+` tokens, multiset
-//! intersection. Per page, precision = common / extracted tokens, recall = common / gold tokens,
+//! The measure is bag-of-words overlap (`docs/accuracy.md`): lower-cased `\w+` tokens, each
+//! ideograph, kana or letter of a script written without spaces a token of its own
+//! ([`tokens`]), multiset intersection. Per page, precision = common / extracted tokens, recall = common / gold tokens,
 //! F1 = 2·common / (extracted + gold); a page where both are empty scores 1, a page where only
 //! one is empty scores 0. Sets report the mean over their pages and the micro-averaged
 //! (pooled) figures; the macro figure is the mean over sets.
@@ -198,13 +199,22 @@ pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
     }
 }
 
-pub(crate) static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("valid"));
+static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\w+").expect("valid"));
 
-/// Lower-cased `\w+` tokens with their counts.
+/// The tokens of a text (lower-case it first) that the measure counts: its `\w+` runs, each
+/// [split](crate::words::split) around the characters of scripts written without spaces, so
+/// that every ideograph and kana (a Katakana run as one) and every Thai, Lao, Khmer or
+/// Myanmar letter is a token, not the whole run of a Chinese or Japanese sentence.
+pub fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    WORD.find_iter(text)
+        .flat_map(|m| crate::words::split(m.as_str()))
+}
+
+/// Lower-cased [`tokens`] with their counts.
 pub fn bag_of_words(text: &str) -> HashMap<String, u32> {
     let mut bag = HashMap::new();
-    for m in WORD.find_iter(&text.to_lowercase()) {
-        *bag.entry(m.as_str().to_owned()).or_insert(0) += 1;
+    for t in tokens(&text.to_lowercase()) {
+        *bag.entry(t.to_owned()).or_insert(0) += 1;
     }
     bag
 }
@@ -1241,6 +1251,23 @@ mod tests {
         assert_eq!(Overlap::of("", "x").precision(), 0.0);
         // Unicode words, lower-cased.
         assert_eq!(Overlap::of("Größe Ärger", "größe ärger").common, 2);
+    }
+
+    #[test]
+    fn chinese_and_japanese_tokens_are_characters() {
+        // A run of ideographs is a token per ideograph; punctuation is none; a Katakana run,
+        // digits and Latin words are one token each.
+        assert_eq!(
+            tokens("東京タワーは2024年、abcで。").collect::<Vec<_>>(),
+            ["東", "京", "タワー", "は", "2024", "年", "abc", "で"]
+        );
+        assert_eq!(tokens("今天天气很好").count(), 6);
+        // So a Chinese text that shares most of its characters with the gold text scores
+        // most of them, not 0 because its one "word" differs.
+        let o = Overlap::of("今天天气很好。", "今天天气不好。");
+        assert_eq!((o.extracted, o.gold, o.common), (6, 6, 5));
+        // The bag counts each character as often as it occurs.
+        assert_eq!(bag_of_words("天天")["天"], 2);
     }
 
     #[test]

@@ -84,7 +84,10 @@ pub struct RawBlock {
     pub closing_start: bool,
     /// Text bytes inside `<a>` elements (whitespace collapsed, entities undecoded).
     pub link_bytes: u32,
-    /// Words that start inside `<a>` elements.
+    /// Words that start inside `<a>` elements: whitespace-separated, as texrex's collapsed
+    /// text has them (`document::analyze` counts them again, by [`crate::words`], in a block
+    /// with characters of a script written without spaces, from
+    /// [`Segmentation::link_spans`](super::Segmentation::link_spans)).
     pub link_words: u32,
     /// [`cue`](super::cue) bits of the elements around the block's text, OR-ed over all of it.
     pub cues: u32,

@@ -103,6 +103,10 @@ pub struct Segmentation {
     /// Elements whose text spans more than one block: the first and last block with their
     /// text (indices into `blocks`), in the order the elements closed.
     pub regions: Vec<(u32, u32)>,
+    /// Where the text inside `<a>` elements is: `(block, start, end)`, byte ranges of a
+    /// block's [`RawBlock::text`], in the order of the blocks and of their text, adjoining
+    /// ones merged.
+    pub link_spans: Vec<(u32, u32, u32)>,
     /// The contents of `<script type="application/ld+json">` elements, up to
     /// `MAX_JSON_LD` bytes in all (HTML5 syntax only).
     pub json_ld: Vec<Vec<u8>>,
@@ -237,6 +241,8 @@ pub(super) struct Stripper<'a> {
     pub(super) last_text: u32,
     /// [`Segmentation::regions`] so far.
     pub(super) regions: Vec<(u32, u32)>,
+    /// [`Segmentation::link_spans`] so far.
+    pub(super) link_spans: Vec<(u32, u32, u32)>,
     /// Where the current tag's attributes are in the input (empty with texrex syntax).
     pub(super) attrs: (usize, usize),
     /// The last start tag was a `<br>` and no text followed it (jusText's double-br rule).
@@ -293,6 +299,7 @@ pub fn segment_lines(
         untexted: 0,
         last_text: 0,
         regions: Vec::new(),
+        link_spans: Vec::new(),
         attrs: (0, 0),
         br_pending: false,
         json_ld: Vec::new(),
@@ -326,6 +333,7 @@ pub fn segment_lines(
         work: s.work,
         anchors: s.anchors,
         regions: s.regions,
+        link_spans: s.link_spans,
         json_ld: s.json_ld,
     }
 }

@@ -92,8 +92,13 @@ impl Stripper<'_> {
             }
             block.cues |= cues;
             if cues & cue::LINK != 0 {
-                block.link_bytes += (t.len() - before) as u32;
+                let (start, end) = (before as u32, t.len() as u32);
+                block.link_bytes += end - start;
                 block.link_words += words;
+                match self.link_spans.last_mut() {
+                    Some(last) if (last.0, last.2) == (cur as u32, start) => last.2 = end,
+                    _ => self.link_spans.push((cur as u32, start, end)),
+                }
             }
             for e in &mut self.stack[self.untexted..] {
                 e.first = cur as u32;
@@ -220,13 +225,12 @@ mod tests {
 
     #[test]
     fn link_text_and_structural_cues() {
-        let b = blocks(
-            r#"<body><nav class="site-menu"><ul><li><a href="/">Home</a></li></ul></nav>
+        let html = r#"<body><nav class="site-menu"><ul><li><a href="/">Home</a></li></ul></nav>
             <div id="content"><p>Some <a href="x">linked words</a> in a sentence.
             <a name="unclosed">more</div><p>after the div</p>
             <div class="comments"><h2>Reply</h2></div>
-            <footer><table><tr><td>© 2024</td></tr></table></footer></body>"#,
-        );
+            <footer><table><tr><td>© 2024</td></tr></table></footer></body>"#;
+        let b = blocks(html);
         let texts: Vec<_> = b.iter().map(|b| String::from_utf8_lossy(&b.text)).collect();
         assert_eq!(
             texts,
@@ -243,6 +247,27 @@ mod tests {
         // "linked words" and "more" (an `<a>` that the closing `</div>` ends).
         assert_eq!(b[1].link_words, 3);
         assert_eq!(b[1].link_bytes, "linked wordsmore".len() as u32);
+        // Where the link text is: its block and bytes.
+        let raw = crate::html::raw_text(html.as_bytes());
+        let seg = crate::html::segment(&raw, Default::default(), Syntax::Html5);
+        let spans: Vec<String> = (seg.link_spans.iter())
+            .map(|&(b, s, e)| {
+                let block = &seg.blocks[b as usize].text;
+                format!(
+                    "{}:{}",
+                    String::from_utf8_lossy(block),
+                    String::from_utf8_lossy(&block[s as usize..e as usize])
+                )
+            })
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                "Home:Home",
+                "Some linked words in a sentence. more:linked words",
+                "Some linked words in a sentence. more:more"
+            ]
+        );
         assert_eq!(b[1].cues, cue::ARTICLE | cue::P | cue::LINK);
         assert_eq!(b[2].cues, cue::P);
         assert_eq!(b[3].cues, cue::COMMENT | cue::HEADING);

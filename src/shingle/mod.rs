@@ -1,7 +1,8 @@
 //! texrex's w-shingles (reference §1(b)) and the near-duplicate detection that uses them.
 //!
 //! Tokens are maximal runs of Latin letters (texrex's `TTrUnicodeLetterRangeTokenizer`
-//! ranges), upper-cased. Every run of [`NGRAM`] consecutive tokens, concatenated without a
+//! ranges), upper-cased, and each ideograph, kana or letter of a script written without
+//! spaces, a run of Katakana as one ([`crate::words`]), which texrex left out. Every run of [`NGRAM`] consecutive tokens, concatenated without a
 //! separator and left-padded with spaces to 9 bytes (texrex's quirk, kept), is hashed; a
 //! document's fingerprint is the minimum of each of [`HASHES`] hash functions over its n-grams.
 //! Where texrex used 100 Rabin polynomials, cowrex hashes each n-gram once with xxh3-64 and
@@ -34,7 +35,8 @@ pub fn is_letter(c: char) -> bool {
         | 0x1e00..=0x1eff | 0xfb00..=0xfb06)
 }
 
-/// Upper-cased letter tokens of a text, stored in one string.
+/// Upper-cased tokens of a text (runs of [`is_letter`]s, and the words of scripts written
+/// without spaces, [`crate::words::tokens`]), stored in one string.
 #[derive(Debug, Clone, Default)]
 pub struct Tokens {
     text: String,
@@ -44,24 +46,22 @@ pub struct Tokens {
 impl Tokens {
     /// Append the tokens of `text`.
     pub fn add(&mut self, text: &str) {
-        let mut start: Option<usize> = None;
-        for c in text.chars() {
-            if is_letter(c) {
-                if start.is_none() {
-                    start = Some(self.text.len());
-                }
+        /// Appends each token upper-cased.
+        struct Upper<'t>(&'t mut Tokens);
+        impl crate::words::Sink for Upper<'_> {
+            fn push(&mut self, c: char) {
                 if c.is_ascii() {
-                    self.text.push(c.to_ascii_uppercase());
+                    self.0.text.push(c.to_ascii_uppercase());
                 } else {
-                    self.text.extend(c.to_uppercase());
+                    self.0.text.extend(c.to_uppercase());
                 }
-            } else if let Some(s) = start.take() {
-                self.spans.push((s as u32, self.text.len() as u32));
+            }
+            fn end(&mut self) {
+                let start = self.0.spans.last().map_or(0, |s| s.1);
+                self.0.spans.push((start, self.0.text.len() as u32));
             }
         }
-        if let Some(s) = start {
-            self.spans.push((s as u32, self.text.len() as u32));
-        }
+        crate::words::tokens(text, is_letter, &mut Upper(self));
     }
 
     /// Number of tokens.
@@ -208,6 +208,33 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["GRÜSSE", "L", "ÉTÉ", "X×Y", "STRASSE"]
         );
+    }
+
+    #[test]
+    fn ideographs_and_kana_are_a_token_each() {
+        // texrex took no token from them; a Katakana run is one token.
+        assert_eq!(
+            tokens("東京タワーは、iPhoneで撮影した。")
+                .iter()
+                .collect::<Vec<_>>(),
+            [
+                "東",
+                "京",
+                "タワー",
+                "は",
+                "IPHONE",
+                "で",
+                "撮",
+                "影",
+                "し",
+                "た"
+            ]
+        );
+        assert_eq!(tokens("今天下雨了").len(), 5);
+        // So a Chinese paragraph has shingles, and a changed character changes them.
+        let a = fingerprint(&tokens("今天上午市政府召开新闻发布会"), 5, 100).unwrap();
+        let b = fingerprint(&tokens("今天下午市政府召开新闻发布会"), 5, 100).unwrap();
+        assert_ne!(a, b);
     }
 
     #[test]
