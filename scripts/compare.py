@@ -29,7 +29,8 @@ as extracting nothing; failures are counted); F1 by page type for the sets that 
 (WCXB); snippet checks for every set with snippets, as trafilatura's evaluation counts them
 (precision = `with` snippets found / all snippets found, recall = share of the `with` snippets
 found), with precision, recall and F by language (as cowrex identifies it) for the sets with
-snippet gold only; and, page by page, the combined model left out of each source against
+snippet gold only; the precision and recall of each --favor of the combined model, per set,
+beside trafilatura's and rs-trafilatura's; and, page by page, the combined model left out of each source against
 trafilatura (both settings) and rs-trafilatura: per set with gold text, the mean difference in
 F1 with a 95 % bootstrap interval.
 """
@@ -225,6 +226,7 @@ def main():
         print_table(rows, gold_sets)
     print_kinds(rows, gold_sets)
     print_snippets(rows, sets)
+    print_favor(rows, sets)
     for peer in ("trafilatura", "trafilatura-no-comments", "rs-trafilatura"):
         if gold_sets:
             paired(rows[0], next(r for r in rows if r[0] == peer), gold_sets)
@@ -278,6 +280,32 @@ def print_snippets(rows, sets, min_snippets=50):
             by = v.get("by_language", {})
             cells = [cell(by[l]) if l in by else "–" for l, _ in langs]
             print(f"| {name} | {cell(v)} | " + " | ".join(cells) + (" |" if cells else "|"))
+
+
+def print_favor(rows, sets, peers=("trafilatura", "trafilatura-no-comments", "rs-trafilatura")):
+    """For each combined-model row with a favor dial (`eval --json`'s `favor`: the same scores
+    cut at each --favor), precision / recall / F of each set (the snippets of a set with snippet
+    gold only) and the macro figures over the sets with gold text, with the peers' beside."""
+    def cell(v):
+        return f"{v['precision']:.3f} / {v['recall']:.3f} / {v['f1']:.3f}" if v else "–"
+
+    def figures(r, s):
+        v = r["sets"][s]
+        return v.get("snippets") if "f1" not in v else v
+    for name, r, _ in rows:
+        dial = r.get("favor")
+        if not dial:
+            continue
+        print(f"\n{name}, cut at each --favor, precision / recall / F:\n")
+        print("| favor | " + " | ".join(sets) + " | macro over the sets with gold text |")
+        print("|---|" + "---|" * (len(sets) + 1))
+        for favor, v in dial.items():
+            print(f"| {favor} | " + " | ".join(cell(v.get(s)) for s in sets) +
+                  f" | {cell(v.get('macro'))} |")
+        for peer_name, pr, _ in rows:
+            if peer_name in peers:
+                print(f"| {peer_name} | " + " | ".join(cell(figures(pr, s)) for s in sets) +
+                      f" | {cell(pr['macro']) if pr['macro'].get('sets') else '–'} |")
 
 
 def paired(ours, theirs, sets, resamples=10000):

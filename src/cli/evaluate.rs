@@ -558,7 +558,8 @@ fn snippet_languages(
 
 /// For a decision cut at the expected-F threshold without a fixed --threshold: the figures at
 /// each `--favor` from the same scores (macro precision, recall and F1 over the sets with gold
-/// text, and the snippets of each set with snippet gold only), printed and returned as JSON.
+/// text, and the snippets of each set with snippet gold only), printed, and returned as JSON
+/// with each set's figures too.
 fn favor_dial(
     a: &EvalArgs,
     sets: &[String],
@@ -594,12 +595,15 @@ fn favor_dial(
                 None => snippets[*set].add(&eval::Snippets::of(&text, p)),
             }
         }
-        let figures: Vec<eval::SetFigures> = overlaps
-            .iter()
-            .filter(|o| !o.is_empty())
-            .map(|o| eval::SetFigures::of(o))
-            .collect();
         let mut v = serde_json::json!({});
+        let mut figures = Vec::new();
+        for (i, o) in overlaps.iter().enumerate().filter(|(_, o)| !o.is_empty()) {
+            let f = eval::SetFigures::of(o);
+            v[sets[i].as_str()] = serde_json::json!({
+                "precision": f.precision, "recall": f.recall, "f1": f.f1,
+            });
+            figures.push(f);
+        }
         if figures.is_empty() {
             print!("{:<10} {:>9} {:>9} {:>9}", favor.name(), "–", "–", "–");
         } else {

@@ -209,8 +209,16 @@ pub fn align_with_gold(blocks: &[&str], gold: &str) -> Vec<Alignment> {
 /// as [`super::Snippets`] finds them, in the blocks' texts joined by spaces, so a snippet may
 /// span blocks. A `with` snippet found more than once labels nothing (one of its copies may be
 /// a teaser elsewhere on the page), while every copy of a `without` snippet is boilerplate; a
-/// block touched by both kinds has no label.
-pub fn snippet_labels(blocks: &[&str], with: &[String], without: &[String]) -> Vec<Option<bool>> {
+/// block touched by both kinds has no label. Nor has a block whose text is the page's `title`
+/// (the headline of [`crate::document::Metadata`]) and that only a `without` snippet touches:
+/// trafilatura's gold leaves the headline out of the text (its extraction keeps it as
+/// metadata), while cowrex's main content has an article's title.
+pub fn snippet_labels(
+    blocks: &[&str],
+    with: &[String],
+    without: &[String],
+    title: Option<&str>,
+) -> Vec<Option<bool>> {
     let mut joined = String::new();
     let mut spans = Vec::with_capacity(blocks.len());
     for b in blocks {
@@ -251,11 +259,15 @@ pub fn snippet_labels(blocks: &[&str], with: &[String], without: &[String]) -> V
     for s in without {
         mark(s, false);
     }
+    let title = title.map(super::normalise_space);
     marked
         .into_iter()
-        .map(|(content, boilerplate)| match (content, boilerplate) {
+        .zip(blocks)
+        .map(|((content, boilerplate), b)| match (content, boilerplate) {
             (true, false) => Some(true),
-            (false, true) => Some(false),
+            (false, true) if title.as_deref() != Some(super::normalise_space(b).as_str()) => {
+                Some(false)
+            }
             _ => None,
         })
         .collect()
@@ -414,6 +426,7 @@ mod tests {
             &blocks,
             &s(&["starts here and goes", "Teaser", "the end."]),
             &s(&["Home News", "Share", "share on facebook"]),
+            None,
         );
         assert_eq!(
             labels,
@@ -435,8 +448,19 @@ mod tests {
         );
         // Snippets found nowhere label nothing.
         assert_eq!(
-            snippet_labels(&blocks[..2], &s(&["absent"]), &s(&[" "])),
+            snippet_labels(&blocks[..2], &s(&["absent"]), &s(&[" "]), None),
             [None, None]
+        );
+        // The headline is not boilerplate by a `without` snippet; other blocks still are.
+        let blocks = ["Home", "The  Headline", "Text of the article."];
+        assert_eq!(
+            snippet_labels(
+                &blocks,
+                &s(&["Text of"]),
+                &s(&["Home", "The Headline"]),
+                Some("The Headline ")
+            ),
+            [Some(false), None, Some(true)]
         );
     }
 }

@@ -558,7 +558,8 @@ pub fn page_block_labels(
             }
             let Some(gold) = &p.gold else {
                 let shown: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
-                return Ok(labels::snippet_labels(&shown, &p.with, &p.without)
+                let title = d.as_ref().and_then(|d| d.metadata.title.as_deref());
+                return Ok(labels::snippet_labels(&shown, &p.with, &p.without, title)
                     .into_iter()
                     .map(hard)
                     .collect());
