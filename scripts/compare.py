@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare cowrex's scorers with other extractors on the same pages and the same metric.
 
-Usage: python3 scripts/compare.py [--pages DIR ...] [--sets a,b] [--out DIR] [--no-cv] [--cv-by site]
+Usage: python3 scripts/compare.py [--pages DIR ...] [--sets a,b] [--out DIR] [--no-cv] [--cv-by site] [--reuse]
 
 Installs trafilatura, rs-trafilatura, resiliparse, justext and boilerpy3 from PyPI into a
 virtual environment (OUT/venv, on first use), runs each of them (trafilatura twice: with its
@@ -163,6 +163,9 @@ def main():
     ap.add_argument("--no-cv", action="store_true", help="leave out the cross-validation")
     ap.add_argument("--cv-by", choices=["page", "site"], default="page",
                     help="how the cross-validation folds the pages (eval --cv-by; default: page)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="take each cowrex run's JSON and each peer's texts that OUT already has "
+                         "from an earlier run on the same pages (an interrupted run goes on)")
     args = ap.parse_args()
     data = os.path.join(ROOT, "..", "shared", "data")
     dirs = [os.path.abspath(d) for d in args.pages or
@@ -209,13 +212,26 @@ def main():
             ("cowrex boilerpipe, largest content", ["--scorer", "boilerpipe-largest"]),
             ("cowrex, all blocks (baseline)", ["--scorer", "all"])]:
         print(f"compare.py: {name}", file=sys.stderr)
-        out = f"cowrex-{len(rows)}.json"
-        rows.append((name, cowrex_eval(cowrex, dirs, sets, eval_args,
-                                       os.path.join(args.out, out)), None))
+        out = os.path.join(args.out, f"cowrex-{len(rows)}.json")
+        if args.reuse and os.path.exists(out):
+            with open(out) as f:
+                rows.append((name, json.load(f), None))
+            continue
+        rows.append((name, cowrex_eval(cowrex, dirs, sets, eval_args, out), None))
+    n_pages = sum(1 for _ in open(listing))
     for tool in TOOLS:
         print(f"compare.py: {tool}", file=sys.stderr)
         texts = os.path.join(args.out, tool + ".jsonl")
-        run = json.loads(subprocess.check_output([py, peer_script, tool, listing, texts]))
+        run_file = os.path.join(args.out, tool + ".run.json")
+        if args.reuse and os.path.exists(run_file) and os.path.exists(texts) and \
+                sum(1 for _ in open(texts)) == n_pages:
+            with open(run_file) as f:
+                run = json.load(f)
+        else:
+            out = subprocess.check_output([py, peer_script, tool, listing, texts])
+            with open(run_file, "wb") as f:
+                f.write(out)
+            run = json.loads(out)
         rows.append((tool, cowrex_eval(cowrex, dirs, sets, ["--texts", texts],
                                        os.path.join(args.out, tool + ".json")), run))
 

@@ -92,7 +92,7 @@ def cross_validated(cowrex, out, sets):
                         if not link.exists():
                             link.symlink_to(out / "pages" / "html" / s / link.name)
             for scorer, pages in [("combined", combined), ("mlp", mlp)]:
-                r = compare.cowrex_eval(cowrex, str(fold), [s],
+                r = compare.cowrex_eval(cowrex, [str(fold)], [s],
                                         ["--scorer", scorer, "--model", str(model)],
                                         str(fold / f"{scorer}.json"))
                 pages.extend(r["pages"])
@@ -121,7 +121,7 @@ def main():
                          ("cowrex boilerpipe, Algorithm 2 (number of words)", "boilerpipe"),
                          ("cowrex boilerpipe, CleanEval rule", "boilerpipe-cleaneval"),
                          ("cowrex, all blocks (baseline)", "all")]:
-        rows.append((name, compare.cowrex_eval(cowrex, pages_dir, sets, ["--scorer", scorer],
+        rows.append((name, compare.cowrex_eval(cowrex, [pages_dir], sets, ["--scorer", scorer],
                                                str(out / "cowrex.json")), None))
 
     py, versions = compare.ensure_peers(str(out / "venv"))
@@ -138,7 +138,7 @@ def main():
             r = json.loads(subprocess.check_output([py, peer_script, tool, listing, texts], env=env))
             for k in run:
                 run[k] += r[k]
-            pages += compare.cowrex_eval(cowrex, pages_dir, [s], ["--texts", str(texts)],
+            pages += compare.cowrex_eval(cowrex, [pages_dir], [s], ["--texts", str(texts)],
                                          str(out / f"{tool}.json"))["pages"]
         rows.append((tool, figures(pages, sets), run))
 

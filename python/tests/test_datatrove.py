@@ -45,7 +45,7 @@ def test_cowrex_extractor_in_a_datatrove_pipeline(tmp_path):
     for d in docs:
         assert d["text"], "documents without content are dropped"
         meta = d["metadata"]["cowrex"]
-        kept = [b["text"] for b in meta["blocks"] if b["bpv"] <= meta["bpt"] and "dup_of" not in b]
+        kept = [b["text"] for b in meta["blocks"] if b["bpv"] <= meta["bpt"]]
         assert kept == d["text"].split("\n")
         assert all(0.0 <= b["bpv"] <= 1.0 for b in meta["blocks"])
         assert meta["language"]
