@@ -30,9 +30,9 @@ as extracting nothing; failures are counted); F1 by page type for the sets that 
 (precision = `with` snippets found / all snippets found, recall = share of the `with` snippets
 found), with precision, recall and F by language (as cowrex identifies it) for the sets with
 snippet gold only; the precision and recall of each --favor of the combined model, per set,
-beside trafilatura's and rs-trafilatura's; and, page by page, the combined model left out of each source against
-trafilatura (both settings) and rs-trafilatura: per set with gold text, the mean difference in
-F1 with a 95 % bootstrap interval.
+beside trafilatura's and rs-trafilatura's; and, page by page, the combined model left out of
+each source against trafilatura (both settings) and rs-trafilatura: per set with gold text, the
+mean difference in F1 with a 95 % bootstrap interval. --reuse goes on from an interrupted run.
 """
 
 import argparse
