@@ -329,7 +329,7 @@ def paired(ours, theirs, sets, resamples=10000):
     same pages, with a 95 % interval from resampling the pages (percentile bootstrap, seeded),
     and the pages each is better on. A set's mean F1 over a few dozen pages moves by the luck
     of which pages it has; the interval says whether a difference in the table outlives that."""
-    f1 = lambda r: {p["page_id"]: p["f1"] for p in r[1]["pages"]}
+    f1 = lambda r: {p["page_id"]: p["f1"] for p in r[1]["pages"] if "f1" in p}
     a, b = f1(ours), f1(theirs)
     rng = random.Random(0)
     print(f"\n{ours[0]} against {theirs[0]}, page by page:\n")
