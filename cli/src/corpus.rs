@@ -155,13 +155,7 @@ pub(super) fn expand(
 }
 
 pub(super) fn dedup(a: DedupArgs) -> CliResult {
-    crate::signals::install().map_err(|e| {
-        Error::new(
-            cowrex::error::ErrorKind::Output,
-            format!("cannot install signal handlers: {e}"),
-        )
-        .caused_by(e)
-    })?;
+    crate::signals::install()?;
     let inputs = expand(
         &a.inputs,
         |n| n.ends_with(".shingles.gz") || n.ends_with(".shingles"),
@@ -235,13 +229,7 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
 }
 
 pub(super) fn filter(a: FilterArgs) -> CliResult {
-    crate::signals::install().map_err(|e| {
-        Error::new(
-            cowrex::error::ErrorKind::Output,
-            format!("cannot install signal handlers: {e}"),
-        )
-        .caused_by(e)
-    })?;
+    crate::signals::install()?;
     let mut blacklist = HashSet::new();
     for p in &a.blacklist {
         dedup::read_blacklist(p, &mut blacklist).map_err(|e| Error::input(p.display(), e))?;

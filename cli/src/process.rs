@@ -156,13 +156,7 @@ pub(super) enum ExactDupsArg {
 }
 
 pub(super) fn process(a: ProcessArgs) -> CliResult {
-    crate::signals::install().map_err(|e| {
-        Error::new(
-            cowrex::error::ErrorKind::Output,
-            format!("cannot install signal handlers: {e}"),
-        )
-        .caused_by(e)
-    })?;
+    crate::signals::install()?;
     let models = load_models(&a.model, super::scorer(&a.scorer))?;
     std::fs::create_dir_all(&a.out).map_err(|e| {
         Error::new(

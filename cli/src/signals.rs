@@ -7,8 +7,21 @@ use std::sync::OnceLock;
 
 static INSTALLED: OnceLock<()> = OnceLock::new();
 
+use cowrex::Error;
+use cowrex::error::ErrorKind;
+
 /// Route SIGTERM, SIGUSR1 and SIGINT to [`cowrex::stop::flag`] (once per process).
-pub fn install() -> std::io::Result<()> {
+pub fn install() -> Result<(), Error> {
+    register().map_err(|e| {
+        Error::new(
+            ErrorKind::Output,
+            format!("cannot install signal handlers: {e}"),
+        )
+        .caused_by(e)
+    })
+}
+
+fn register() -> std::io::Result<()> {
     if INSTALLED.get().is_some() {
         return Ok(());
     }
