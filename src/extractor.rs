@@ -75,35 +75,20 @@ impl Default for Options {
 
 pub use crate::error::Error;
 
-fn read_file(p: &Path, what: &str) -> Result<Vec<u8>, Error> {
-    std::fs::read(p).map_err(|e| Error::Input(format!("cannot read {what}{}: {e}", p.display())))
-}
-
-/// Read an MLP file (cowrex compact format or FANN `.net`) for texrex's 37 features; returns
-/// the model and the file's text.
-pub fn load_mlp(p: &Path) -> Result<(mlp::Mlp, String), Error> {
-    let bad = |e: &dyn std::fmt::Display| Error::Usage(format!("{}: {e}", p.display()));
-    let text = String::from_utf8(read_file(p, "model ")?).map_err(|_| bad(&"not UTF-8"))?;
-    let m = mlp::Mlp::parse(&text).map_err(|e| bad(&e))?;
-    if m.inputs != crate::features::texrex::N_FEATURES {
-        return Err(bad(&format!(
-            "model has {} inputs, texrex features are 37",
-            m.inputs
-        )));
-    }
-    Ok((m, text))
+/// A model file's bytes.
+fn read_model(p: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(p).map_err(|e| Error::model(p, e))
 }
 
 impl Options {
     /// Load the models these options name.
     pub fn models(&self) -> Result<Models, Error> {
-        let bad =
-            |p: &Path, e: &dyn std::fmt::Display| Error::Usage(format!("{}: {e}", p.display()));
-        let mlp = self.mlp_model.as_deref().map(load_mlp).transpose()?;
+        let bad = |p: &Path, e: &dyn std::fmt::Display| Error::model(p, e.to_string());
+        let mlp = self.mlp_model.as_deref().map(mlp::Mlp::load).transpose()?;
         let ngram_file = match &self.ngram_model {
             None => None,
             Some(p) => {
-                let bytes = read_file(p, "")?;
+                let bytes = read_model(p)?;
                 let m = classify::read_ngram(&bytes).map_err(|e| bad(p, &e))?;
                 Some((m, bytes))
             }
@@ -112,8 +97,7 @@ impl Options {
         if !self.profiles.is_empty() {
             let mut profiles = Vec::new();
             for p in &self.profiles {
-                let text = String::from_utf8(read_file(p, "profile ")?)
-                    .map_err(|_| bad(p, &"not UTF-8"))?;
+                let text = String::from_utf8(read_model(p)?).map_err(|_| bad(p, &"not UTF-8"))?;
                 let stem = p
                     .file_stem()
                     .map_or(String::new(), |s| s.to_string_lossy().into_owned());
@@ -123,22 +107,22 @@ impl Options {
             models.set_profiles(classify::quality::Profiles::new(profiles));
         }
         if let Some(p) = &self.combined_model {
-            let bytes = read_file(p, "combined model ")?;
+            let bytes = read_model(p)?;
             let m = classify::model_text(&bytes)
                 .and_then(|t| classify::combined::Model::parse(&t))
                 .map_err(|e| bad(p, &e))?;
             models.set_combined(m, &bytes);
         }
         if let Some(p) = &self.markup_model {
-            let bytes = read_file(p, "markup model ")?;
+            let bytes = read_model(p)?;
             let m = classify::model_text(&bytes)
                 .and_then(|t| classify::markup::MarkupModel::parse(&t))
                 .map_err(|e| bad(p, &e))?;
             models.set_markup(m, &bytes);
         }
         if self.scorer.name() == "ngram" && self.ngram == NgramChoice::Off {
-            return Err(Error::Usage(
-                "--scorer ngram needs n-gram scoring; drop --ngram off".into(),
+            return Err(Error::usage(
+                "--scorer ngram needs n-gram scoring; drop --ngram off",
             ));
         }
         models.set_scorer(self.scorer);
@@ -242,13 +226,13 @@ impl Builder {
         self
     }
 
-    /// Load the models: `Err` for an unknown scorer ([`Error::Usage`]) or a model file that
+    /// Load the models: `Err` for an unknown scorer ([`ErrorKind::Usage`](crate::error::ErrorKind::Usage)) or a model file that
     /// cannot be read or parsed.
     pub fn build(mut self) -> Result<Extractor, Error> {
         if let Some(name) = &self.scorer {
             self.options.scorer = Scorer::named(name).ok_or_else(|| {
                 let names: Vec<&str> = classify::registry::decisions().map(|d| d.name).collect();
-                Error::Usage(format!(
+                Error::usage(format!(
                     "unknown scorer {name:?}: one of {}",
                     names.join(", ")
                 ))
@@ -313,7 +297,7 @@ impl Extractor {
     }
 
     /// Analyse one page as [`Extractor::extract`] does, but a page that gives no document is
-    /// an error ([`Error::Input`]) naming its fate as `process` counts it
+    /// an error ([`ErrorKind::Input`](crate::error::ErrorKind::Input)) naming its fate as `process` counts it
     /// ([`crate::fate::Fate`]): `skipped.binary`, `skipped.no_text`, `skipped.capped`,
     /// `skipped.filtered` or `skipped.bad_quality`.
     ///
@@ -330,7 +314,12 @@ impl Extractor {
     pub fn analyze_html(&self, html: &[u8], url: Option<&str>) -> Result<Document, Error> {
         let (start, charset) = document::split_page(html);
         self.analyse(html, start, charset.as_deref(), url)
-            .map_err(|fate| Error::Input(format!("the page gives no document: {}", fate.name())))
+            .map_err(|fate| {
+                Error::new(
+                    crate::error::ErrorKind::Input,
+                    format!("the page gives no document: {}", fate.name()),
+                )
+            })
     }
 
     /// Analyse one page for [`Extractor::analyze_html`]: the document, or `Err` with the fate
@@ -414,13 +403,22 @@ impl Extractor {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos())
             ));
-            let mut f = std::fs::File::create(&path)
-                .map_err(|e| Error::Input(format!("cannot spool standard input: {e}")))?;
+            let mut f = std::fs::File::create(&path).map_err(|e| {
+                Error::new(
+                    crate::error::ErrorKind::Input,
+                    format!("cannot spool standard input: {e}"),
+                )
+                .caused_by(e)
+            })?;
             let copied = std::io::copy(&mut std::io::stdin().lock(), &mut f);
             spooled = Some(path.clone());
             if let Err(e) = copied {
                 let _ = std::fs::remove_file(&path);
-                return Err(Error::Input(format!("cannot spool standard input: {e}")));
+                return Err(Error::new(
+                    crate::error::ErrorKind::Input,
+                    format!("cannot spool standard input: {e}"),
+                )
+                .caused_by(e));
             }
             Input {
                 location: Location::File(path),
@@ -436,7 +434,13 @@ impl Extractor {
             if let Location::File(p) = &input.location {
                 std::fs::File::open(p)
                     .and_then(|mut f| f.read(&mut [0u8; 1]))
-                    .map_err(|e| Error::Input(format!("cannot read {}: {e}", p.display())))?;
+                    .map_err(|e| {
+                        Error::new(
+                            crate::error::ErrorKind::Input,
+                            format!("cannot read {}: {e}", p.display()),
+                        )
+                        .caused_by(e)
+                    })?;
             }
             input
         };

@@ -18,7 +18,6 @@
 #![warn(missing_docs)]
 
 pub mod classify;
-mod cli;
 pub mod decode;
 pub mod document;
 pub mod error;
@@ -27,16 +26,13 @@ mod extractor;
 pub mod fate;
 mod features;
 pub mod html;
-mod inputs;
 pub mod output;
 pub mod pipeline;
-mod report;
 pub mod shingle;
-mod signals;
+pub mod stop;
 pub mod warc;
 pub mod words;
 
-pub use cli::main as run_cli;
 pub use document::{Block, Document};
 pub use error::Error;
 pub use extractor::{Builder, Extractor, Options};

@@ -171,7 +171,7 @@ fn spark_dedup_agrees(dir: &std::path::Path, out: &std::path::Path, blacklist: &
         .args(["--conf", "spark.driver.host=127.0.0.1"])
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/scripts/spark/cowrex_dedup_spark.py"
+            "/../scripts/spark/cowrex_dedup_spark.py"
         ))
         .arg(out)
         .arg(&spark)

@@ -5,6 +5,8 @@
 //! - `docs/formats.md` names every record fate and every exit code.
 //! - Every relative link in `README.md`, `python/README.md` and `docs/*.md` points to a file
 //!   that exists, and to a heading of it where the link names one.
+//! - The library depends on none of the command line's crates, and on `ureq` only with its
+//!   `http` feature, as `docs/architecture.md` says.
 //!
 //! Nothing here needs more than the repository and the binary cargo builds for it.
 
@@ -17,7 +19,7 @@ use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_FA
 use cowrex::fate::Fate;
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// What `cowrex ARGS` prints on standard output; it must succeed.
@@ -301,4 +303,51 @@ fn slugs_are_githubs() {
         slug("What was tried and not shipped"),
         "what-was-tried-and-not-shipped"
     );
+}
+
+/// The crates `cargo tree` lists for the library's normal build with `args`.
+fn library_crates(args: &[&str]) -> BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            "cowrex",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+        ])
+        .args(["--format", "{p}"])
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cargo tree: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_library_needs_no_command_line_crate() {
+    let with_http = library_crates(&[]);
+    assert!(with_http.contains("fastwarc") && with_http.contains("ureq"));
+    for binary_only in ["clap", "indicatif", "plotters", "signal-hook"] {
+        assert!(
+            !with_http.contains(binary_only),
+            "the library depends on {binary_only}"
+        );
+    }
+    let without = library_crates(&["--no-default-features"]);
+    assert!(without.contains("fastwarc"));
+    assert!(!without.contains("ureq"), "ureq without the http feature");
 }

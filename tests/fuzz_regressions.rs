@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// Every file of `fuzz/regressions/<target>/`, through the target's check.
 fn regressions(target: &str, check: fn(&[u8])) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("fuzz/regressions")
         .join(target);
     let Ok(entries) = std::fs::read_dir(&dir) else {

@@ -704,7 +704,8 @@ fn texrex_pages_convert_to_gold_text_cowrex_reproduces() {
     };
     use cowrex::eval;
     let dir = tempdir("texrex-pages");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/texrex_pages.py");
+    let script =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("scripts/texrex_pages.py");
     let o = std::process::Command::new("python3")
         .arg(&script)
         .arg(&dir)
@@ -797,7 +798,7 @@ fn train_ngram_from_pages_and_language_choice() {
         stats["languages"]
     );
     let custom = dir.join("custom");
-    let de = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/texrex-de.mlp");
+    let de = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/texrex-de.mlp");
     assert!(
         process(&[&sample], &custom, &["--model", de.to_str().unwrap()])
             .status
@@ -875,8 +876,8 @@ fn mlp_cross_validation_and_reproducible_models() {
             .unwrap();
         assert!(last.contains(" precision=") && last.contains(" recall=") && last.contains(" f1="));
         assert!(acc >= floor, "{lang}: {acc} < {floor}");
-        let shipped =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("models/texrex-{lang}.mlp"));
+        let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .join(format!("models/texrex-{lang}.mlp"));
         assert_eq!(
             std::fs::read(&out).unwrap(),
             std::fs::read(&shipped).unwrap(),
@@ -897,7 +898,7 @@ fn ncleaner_models_reproduce_and_clean_cleaneval() {
             &["train", "ngram", "--folding", folding, "--pages"],
             &[&pages, Path::new("-o"), &out],
         );
-        let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+        let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
             .join(format!("models/ncleaner-en-{name}.ngram.gz"));
         assert!(
             std::fs::read(&out).unwrap() == std::fs::read(&shipped).unwrap(),
@@ -952,7 +953,8 @@ fn train_markup_reproduces_the_built_in_model() {
             &out,
         ],
     );
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/markup.words.gz");
+    let shipped =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/markup.words.gz");
     let built = std::fs::read(&out).unwrap();
     assert!(
         built == std::fs::read(&shipped).unwrap(),
@@ -999,7 +1001,8 @@ fn combined_model_reproduces_and_beats_each_detector() {
             &out,
         ],
     );
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/combined.gbt.gz");
+    let shipped =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/combined.gbt.gz");
     assert!(
         std::fs::read(&out).unwrap() == std::fs::read(&shipped).unwrap(),
         "docs/models.md's command no longer reproduces the shipped combined model"

@@ -736,6 +736,26 @@ fn bad_arguments_are_usage_errors() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a cowrex MLP"));
+    // A model file that is missing is a usage error too (exit 2), for every model option, and
+    // the message names the file.
+    let missing = dir.join("missing.model");
+    for option in [
+        "--model",
+        "--ngram-model",
+        "--profile",
+        "--combined-model",
+        "--markup-model",
+    ] {
+        let o = cowrex()
+            .args(["extract", option])
+            .arg(&missing)
+            .arg(fixture("sample.warc.gz"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{option}: {err}");
+        assert!(err.contains("missing.model"), "{option}: {err}");
+    }
     // A training option's bad value: a usage error naming the problem.
     let train_with = |option: &str, value: &str, says: &str| {
         let args = [

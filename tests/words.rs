@@ -8,7 +8,8 @@ use std::path::Path;
 use cowrex::{Document, Extractor};
 
 fn page(lang: &str) -> (String, Document) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("fixtures/cjk-{lang}.html"));
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .join(format!("fixtures/cjk-{lang}.html"));
     let html = std::fs::read_to_string(path).unwrap();
     let doc = Extractor::builtin().extract(html.as_bytes(), Some("https://news.example/2024/1"));
     (html, doc)

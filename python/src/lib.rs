@@ -14,9 +14,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 fn to_py_err(e: cowrex::Error) -> PyErr {
-    match e {
-        cowrex::Error::Usage(m) => PyValueError::new_err(m),
-        cowrex::Error::Input(m) | cowrex::Error::Output(m) => PyOSError::new_err(m),
+    use cowrex::error::ErrorKind;
+    // A file that cannot be read is an OSError whatever it holds; a model that is not one, a
+    // ValueError.
+    match e.kind() {
+        ErrorKind::Input | ErrorKind::Output => PyOSError::new_err(e.to_string()),
+        _ if e.io_error().is_some() => PyOSError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
     }
 }
 

@@ -209,6 +209,22 @@ impl Mlp {
         s
     }
 
+    /// Read an MLP file (cowrex compact format or FANN `.net`) for texrex's 37 features;
+    /// returns the model and the file's text.
+    pub fn load(p: &std::path::Path) -> Result<(Mlp, String), crate::Error> {
+        let bad = |e: &dyn std::fmt::Display| crate::Error::model(p, e.to_string());
+        let bytes = std::fs::read(p).map_err(|e| crate::Error::model(p, e))?;
+        let text = String::from_utf8(bytes).map_err(|_| bad(&"not UTF-8"))?;
+        let m = Mlp::parse(&text).map_err(|e| bad(&e))?;
+        if m.inputs != crate::features::texrex::N_FEATURES {
+            return Err(bad(&format!(
+                "model has {} inputs, texrex features are 37",
+                m.inputs
+            )));
+        }
+        Ok((m, text))
+    }
+
     /// Read either format, by its first line.
     pub fn parse(text: &str) -> Result<Mlp, ModelError> {
         if text.starts_with("FANN_FLO") {

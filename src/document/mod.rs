@@ -891,7 +891,7 @@ fn block_regions(blocks: &[Block], raw: &[(u32, u32)]) -> Vec<(u32, u32)> {
         .filter_map(|&(first, last)| {
             let lo = blocks.partition_point(|b| (b.idx as u32) < first);
             let hi = blocks.partition_point(|b| (b.idx as u32) <= last);
-            (hi >= lo + 2).then_some((lo as u32, hi as u32 - 1))
+            (hi >= lo + 2).then(|| (lo as u32, hi as u32 - 1))
         })
         .collect();
     out.sort_by_key(|&(first, last)| (first, std::cmp::Reverse(last)));

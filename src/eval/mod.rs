@@ -74,7 +74,7 @@ pub fn list_sets(dir: &Path) -> std::io::Result<Vec<String>> {
 
 /// The JSON objects of a JSONL text read from `file`, each with its line number (from 1); blank
 /// lines are skipped, and a line that is not JSON is an input error naming the file and line.
-pub(crate) fn jsonl_lines<'a>(
+pub fn jsonl_lines<'a>(
     file: &'a Path,
     text: &'a str,
 ) -> impl Iterator<Item = Result<(usize, serde_json::Value), Error>> + 'a {
@@ -82,9 +82,13 @@ pub(crate) fn jsonl_lines<'a>(
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(move |(n, line)| {
-            serde_json::from_str(line)
-                .map(|v| (n + 1, v))
-                .map_err(|e| Error::Input(format!("{}:{}: {e}", file.display(), n + 1)))
+            serde_json::from_str(line).map(|v| (n + 1, v)).map_err(|e| {
+                Error::new(
+                    crate::error::ErrorKind::Input,
+                    format!("{}:{}: {e}", file.display(), n + 1),
+                )
+                .caused_by(e)
+            })
         })
 }
 
@@ -113,10 +117,13 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), E
         let Some(id) =
             field("page_id").filter(|_| gold.is_some() || with.len() + without.len() > 0)
         else {
-            return Err(Error::Input(format!(
-                "{}:{n}: needs page_id and plaintext, or page_id and with/without snippets",
-                gt.display()
-            )));
+            return Err(Error::new(
+                crate::error::ErrorKind::Input,
+                format!(
+                    "{}:{n}: needs page_id and plaintext, or page_id and with/without snippets",
+                    gt.display()
+                ),
+            ));
         };
         let base = dir.join("html").join(set);
         let path = [format!("{id}.html.gz"), format!("{id}.html")]

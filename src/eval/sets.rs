@@ -36,14 +36,15 @@ pub fn load_sets(
     let mut all: Vec<(String, &Path)> = Vec::new();
     for dir in dirs {
         let names = list_sets(dir).map_err(|e| {
-            Error::Input(format!(
-                "{}: no ground-truth/ directory: {e}",
-                dir.display()
-            ))
+            Error::new(
+                crate::error::ErrorKind::Input,
+                format!("{}: no ground-truth/ directory: {e}", dir.display()),
+            )
+            .caused_by(e)
         })?;
         for name in names {
             if let Some((_, other)) = all.iter().find(|(n, _)| *n == name) {
-                return Err(Error::Usage(format!(
+                return Err(Error::usage(format!(
                     "set {name:?} is in both {} and {}",
                     other.display(),
                     dir.display()
@@ -60,7 +61,7 @@ pub fn load_sets(
     };
     for s in only {
         if !all.iter().any(|(n, _)| n == s) {
-            return Err(Error::Usage(format!(
+            return Err(Error::usage(format!(
                 "no set {s:?} in {} (sets: {})",
                 where_(),
                 all.iter()
@@ -72,10 +73,10 @@ pub fn load_sets(
     }
     all.retain(|(n, _)| only.is_empty() || only.contains(n));
     if all.is_empty() {
-        return Err(Error::Input(format!(
-            "{}: no sets (ground-truth/*.jsonl)",
-            where_()
-        )));
+        return Err(Error::new(
+            crate::error::ErrorKind::Input,
+            format!("{}: no sets (ground-truth/*.jsonl)", where_()),
+        ));
     }
     let mut pages = Vec::new();
     let mut warnings = Vec::new();
@@ -136,10 +137,10 @@ pub fn read_texts(file: &Path, pages: &SetPages) -> Result<Vec<String>, Error> {
     for line in jsonl_lines(file, &content) {
         let (n, v) = line?;
         let (Some(id), Some(text)) = (v["page_id"].as_str(), v["text"].as_str()) else {
-            return Err(Error::Input(format!(
-                "{}:{n}: needs page_id and text",
-                file.display()
-            )));
+            return Err(Error::new(
+                crate::error::ErrorKind::Input,
+                format!("{}:{n}: needs page_id and text", file.display()),
+            ));
         };
         by_id.insert(id.to_owned(), text.to_owned());
     }

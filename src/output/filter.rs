@@ -101,7 +101,7 @@ impl Filter {
         let mut in_doc = false;
         for line in reader.split(b'\n') {
             let line = line?;
-            crate::signals::check()?;
+            crate::stop::check()?;
             if jsonl {
                 if line.trim_ascii().is_empty() {
                     continue;

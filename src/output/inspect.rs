@@ -77,7 +77,7 @@ for(const d of document.querySelectorAll('details[open]'))fill(d);\
 body.dataset.ready='1';";
 
 /// `sha256-…` of a style sheet or script, for the Content-Security-Policy.
-pub(crate) fn csp_hash(code: &str) -> String {
+pub fn csp_hash(code: &str) -> String {
     format!("'sha256-{}'", base64(&Sha256::digest(code.as_bytes())))
 }
 
@@ -102,7 +102,7 @@ fn base64(bytes: &[u8]) -> String {
 }
 
 /// Append `s` escaped for HTML text and attribute values.
-pub(crate) fn esc(out: &mut String, s: &str) {
+pub fn esc(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),

@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
+use super::format_general;
 use crate::document::Document;
-use crate::features::texrex::format_general;
 
 /// Write a document's links, one line each: the document's URL, the link, its relation, the
 /// document's badness and the `bpv` of the block the link is in.

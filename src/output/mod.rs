@@ -6,16 +6,19 @@ pub mod inspect;
 pub mod jsonl;
 pub mod links;
 pub mod markdown;
+mod number;
 pub mod stats;
 pub mod xml;
+
+pub use number::format_general;
 
 use std::sync::LazyLock;
 
 use crate::classify::Block;
 use crate::classify::detector::{self, Column, Shown};
 use crate::classify::registry;
-use crate::features::texrex::{format_general, write_general};
 use crate::html::Kind;
+use number::write_general;
 
 /// One scorer's result for a block, as the writers print it.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -22,10 +22,10 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::number::{format_general, write_general};
 pub use crate::classify::block::bpc;
 use crate::classify::quality;
 use crate::document::{Document, DupBlocks, language_code};
-use crate::features::texrex::{format_general, write_general};
 use std::io::Write;
 
 /// Which of the two line formats.

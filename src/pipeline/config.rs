@@ -32,7 +32,7 @@ pub struct RunConfig {
     pub doc: Config,
     /// Record blocks above this many bytes are skipped (`skipped.payload_too_large`).
     pub max_payload: u64,
-    /// How the run reports progress on stderr.
+    /// How the run reports progress.
     #[serde(skip)]
     pub progress: Progress,
     /// gzip level of the outputs: changes their bytes, not what they hold.
@@ -183,7 +183,11 @@ mod tests {
             |c| c.inputs.push(Input::file(PathBuf::from("a.warc.gz"))),
             |c| c.out_dir = PathBuf::from("elsewhere"),
             |c| c.threads = 8,
-            |c| c.progress = Progress::Bar,
+            |c| {
+                c.progress = Progress::Jsonl {
+                    interval: std::time::Duration::from_secs(1),
+                }
+            },
             |c| c.compression = 1,
             |c| c.retry.retries = 0,
         ];

@@ -52,9 +52,10 @@ pub fn resolve(line: &str, base: Option<&str>) -> Result<Input, Error> {
         return resolve_url(line, base_url);
     }
     if line.contains("://") && !line.starts_with("file://") {
-        return Err(Error::Input(format!(
-            "{line}: only local paths, file:// and http(s):// URLs can be read"
-        )));
+        return Err(Error::new(
+            crate::error::ErrorKind::Input,
+            format!("{line}: only local paths, file:// and http(s):// URLs can be read"),
+        ));
     }
     let base = base.map(|b| Path::new(b.strip_prefix("file://").unwrap_or(b)));
     let local = line.strip_prefix("file://").unwrap_or(line);
@@ -87,7 +88,13 @@ fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, Error> {
         }
         _ => url::Url::parse(line),
     }
-    .map_err(|e| Error::Input(format!("{line}: not a valid URL: {e}")))?;
+    .map_err(|e| {
+        Error::new(
+            crate::error::ErrorKind::Input,
+            format!("{line}: not a valid URL: {e}"),
+        )
+        .caused_by(e)
+    })?;
     let path = url.path();
     let rel = base
         .and_then(|b| url::Url::parse(b).ok())
@@ -114,9 +121,10 @@ fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), Error> {
             .components()
             .any(|c| !matches!(c, std::path::Component::Normal(_)))
     {
-        return Err(Error::Input(format!(
-            "{line}: cannot mirror this path under the output directory"
-        )));
+        return Err(Error::new(
+            crate::error::ErrorKind::Input,
+            format!("{line}: cannot mirror this path under the output directory"),
+        ));
     }
     let mut stem = rel;
     for ext in [".gz", ".warc", ".arc"] {
@@ -129,9 +137,10 @@ fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), Error> {
             .components()
             .any(|c| !matches!(c, std::path::Component::Normal(_)))
     {
-        return Err(Error::Input(format!(
-            "{line}: no file name to name the outputs after"
-        )));
+        return Err(Error::new(
+            crate::error::ErrorKind::Input,
+            format!("{line}: no file name to name the outputs after"),
+        ));
     }
     input.stem = stem.to_string();
     input.arcfile = rel.to_string();

@@ -20,7 +20,7 @@
 //!   complete, its `S.stats.json` and `S.done.json` ([`tmp_path`], [`done_path`], [`is_done`],
 //!   [`drop_done`]);
 //! - `dups.rs`: exact duplicates within an input ([`ExactDups`]);
-//! - `progress.rs`: progress reports on stderr ([`Progress`]);
+//! - `progress.rs`: progress reports ([`Progress`], [`Snapshot`]);
 //! - [`select`]: which records hold an HTML page; [`manifest`]: lists of inputs; [`stream`]:
 //!   the reader and the workers with an iterator of documents in place of the writer.
 //!
@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 pub use config::{Formats, Input, MAX_PAYLOAD, RunConfig, config_hash};
 pub use dups::ExactDups;
 pub use files::{done_path, drop_done, is_done, tmp_path};
-pub use progress::Progress;
+pub use progress::{Progress, Snapshot};
 
 use crate::classify::Models;
 use order::{Channels, channels};
@@ -118,5 +118,5 @@ fn run_threads(cfg: &RunConfig, models: &Arc<Models>, model_sum: &str) -> io::Re
 /// which aborts none but leaves inputs unread.
 fn interrupted(summary: &Summary, inputs: usize) -> bool {
     let finished = summary.files_done + summary.files_failed.len();
-    summary.interrupted || (crate::signals::stop_requested() && finished < inputs)
+    summary.interrupted || (crate::stop::requested() && finished < inputs)
 }

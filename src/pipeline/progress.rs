@@ -1,29 +1,87 @@
-//! Progress reports of a run on stderr: a one-line display for terminals, or a JSON object per
-//! line for log collectors ([`Progress`]); [`Reporter`] draws them from the writer's
-//! [`Summary`].
+//! Progress reports of a run ([`Progress`]): a JSON object per line on stderr for log
+//! collectors, or a [`Snapshot`] handed to the caller (the command line draws its progress
+//! display from them); [`Reporter`] makes them from the writer's [`Summary`].
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::Summary;
 
-/// How a run reports progress on stderr.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a run reports progress.
+#[derive(Clone, Default)]
 pub enum Progress {
     /// No report.
+    #[default]
     Off,
-    /// A one-line progress display (for terminals).
-    Bar,
-    /// A JSON object per line every `interval` (for log collectors), and one at the end.
+    /// A JSON object per line on stderr every `interval` (for log collectors), and one at the
+    /// end.
     Jsonl {
         /// Time between two reports.
         interval: Duration,
     },
+    /// `to` is called with a [`Snapshot`] every `interval`, and once at the end.
+    Call {
+        /// Time between two reports.
+        interval: Duration,
+        /// What takes the reports (called on the writer thread).
+        to: Arc<dyn Fn(&Snapshot) + Send + Sync>,
+    },
 }
 
-/// Shows a run's progress.
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Progress::Off => f.write_str("Off"),
+            Progress::Jsonl { interval } => {
+                f.debug_struct("Jsonl").field("interval", interval).finish()
+            }
+            Progress::Call { interval, .. } => {
+                f.debug_struct("Call").field("interval", interval).finish()
+            }
+        }
+    }
+}
+
+/// Where a run stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Snapshot {
+    /// Time since the run started.
+    pub elapsed: Duration,
+    /// Inputs of the run.
+    pub files_total: usize,
+    /// Inputs finished.
+    pub files_done: usize,
+    /// Inputs that failed.
+    pub files_failed: usize,
+    /// Records read.
+    pub records: u64,
+    /// Documents written.
+    pub documents: u64,
+    /// Input bytes read.
+    pub bytes: u64,
+    /// Whether this is the run's last report.
+    pub last: bool,
+}
+
+impl Snapshot {
+    /// Input megabytes (10⁶ bytes) read per second.
+    pub fn mb_per_s(&self) -> f64 {
+        self.bytes as f64 / self.secs() / 1e6
+    }
+
+    /// Documents written per second.
+    pub fn docs_per_s(&self) -> f64 {
+        self.documents as f64 / self.secs()
+    }
+
+    fn secs(&self) -> f64 {
+        self.elapsed.as_secs_f64().max(1e-3)
+    }
+}
+
+/// Reports a run's progress.
 pub(super) struct Reporter {
     mode: Progress,
-    bar: Option<indicatif::ProgressBar>,
     started: Instant,
     last: Instant,
     files_total: usize,
@@ -32,19 +90,9 @@ pub(super) struct Reporter {
 impl Reporter {
     /// A reporter for a run of `files_total` inputs, starting now.
     pub(super) fn new(mode: Progress, files_total: usize) -> Reporter {
-        let bar = (mode == Progress::Bar).then(|| {
-            let pb = indicatif::ProgressBar::new_spinner();
-            pb.set_style(
-                indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                    .expect("valid template"),
-            );
-            pb.enable_steady_tick(Duration::from_millis(200));
-            pb
-        });
         let now = Instant::now();
         Reporter {
             mode,
-            bar,
             started: now,
             last: now,
             files_total,
@@ -53,44 +101,42 @@ impl Reporter {
 
     /// Report if it is time to (`last`: the final report).
     pub(super) fn update(&mut self, s: &Summary, bytes: u64, last: bool) {
-        let every = match self.mode {
+        let every = match &self.mode {
             Progress::Off => return,
-            Progress::Bar => Duration::from_millis(250),
-            Progress::Jsonl { interval } => interval,
+            Progress::Jsonl { interval } | Progress::Call { interval, .. } => *interval,
         };
         if !last && self.last.elapsed() < every {
             return;
         }
         self.last = Instant::now();
-        let secs = self.started.elapsed().as_secs_f64().max(1e-3);
-        if let Some(pb) = &self.bar {
-            if last {
-                pb.finish_and_clear();
-            } else {
-                pb.set_message(format!(
-                    "{}/{} files, {} records, {} documents, {:.1} MB/s, {:.0} docs/s",
-                    s.files_done + s.files_failed.len(),
-                    self.files_total,
-                    s.records,
-                    s.documents,
-                    bytes as f64 / secs / 1e6,
-                    s.documents as f64 / secs
-                ));
+        let snap = Snapshot {
+            elapsed: self.started.elapsed(),
+            files_total: self.files_total,
+            files_done: s.files_done,
+            files_failed: s.files_failed.len(),
+            records: s.records,
+            documents: s.documents,
+            bytes,
+            last,
+        };
+        match &self.mode {
+            Progress::Off => {}
+            Progress::Call { to, .. } => to(&snap),
+            Progress::Jsonl { .. } => {
+                let line = serde_json::json!({
+                    "event": if last { "done" } else { "progress" },
+                    "elapsed_s": (snap.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
+                    "files_total": snap.files_total,
+                    "files_done": snap.files_done,
+                    "files_failed": snap.files_failed,
+                    "records": snap.records,
+                    "documents": snap.documents,
+                    "bytes": snap.bytes,
+                    "mb_per_s": (snap.mb_per_s() * 100.0).round() / 100.0,
+                    "docs_per_s": snap.docs_per_s().round(),
+                });
+                eprintln!("{line}");
             }
-            return;
         }
-        let line = serde_json::json!({
-            "event": if last { "done" } else { "progress" },
-            "elapsed_s": (secs * 1000.0).round() / 1000.0,
-            "files_total": self.files_total,
-            "files_done": s.files_done,
-            "files_failed": s.files_failed.len(),
-            "records": s.records,
-            "documents": s.documents,
-            "bytes": bytes,
-            "mb_per_s": (bytes as f64 / secs / 1e4).round() / 100.0,
-            "docs_per_s": (s.documents as f64 / secs).round(),
-        });
-        eprintln!("{line}");
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crossbeam_channel::{Receiver, Sender};
 
 use super::config::Input;
-use crate::signals::stop_requested;
+use crate::stop;
 use crate::warc::{self, ReadItem, ReadOptions, Record, Retry, Source};
 
 /// Items per batch between the threads; less than the window, so a batch being filled never
@@ -48,7 +48,7 @@ pub(crate) fn reader(
 ) {
     let mut out = Batcher::new(tx, tokens);
     for (i, input) in inputs.iter().enumerate() {
-        if stop_requested() || !out.send(Job::Start { file: i }) {
+        if stop::requested() || !out.send(Job::Start { file: i }) {
             return;
         }
         let end = read_input(input, i, max_payload, retry, &mut out);
@@ -64,7 +64,7 @@ pub(crate) fn reader(
 fn read_input(input: &Input, i: usize, max_payload: u64, retry: Retry, out: &mut Batcher) -> Job {
     let src = Source::new(input.location.clone(), retry);
     let result = warc::read(&src, ReadOptions { max_payload }, |item| {
-        !stop_requested()
+        !stop::requested()
             && out.send(match item {
                 ReadItem::Record(r) => Job::Record(Box::new(r), i),
                 ReadItem::TooLarge(r) => Job::TooLarge(Box::new(r)),
@@ -72,7 +72,7 @@ fn read_input(input: &Input, i: usize, max_payload: u64, retry: Retry, out: &mut
                 ReadItem::Skipped { reason, bytes } => Job::Skipped { reason, bytes },
             })
     });
-    if stop_requested() {
+    if stop::requested() {
         return Job::Abort;
     }
     match result {
@@ -121,7 +121,7 @@ impl Batcher {
         };
         self.batch.push((self.seq, job));
         self.seq += 1;
-        if flush || self.batch.len() >= BATCH || stop_requested() {
+        if flush || self.batch.len() >= BATCH || stop::requested() {
             self.bytes = 0;
             return self.tx.send(std::mem::take(&mut self.batch)).is_ok();
         }

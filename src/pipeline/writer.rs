@@ -65,7 +65,7 @@ impl<'a> Writer<'a> {
             cur: None,
             seen: HashMap::new(),
             summary: Summary::default(),
-            progress: Reporter::new(cfg.progress, cfg.inputs.len()),
+            progress: Reporter::new(cfg.progress.clone(), cfg.inputs.len()),
             bytes_read: 0,
         }
     }

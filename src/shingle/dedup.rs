@@ -144,7 +144,7 @@ impl<R: Rec> Sorter<R> {
     }
 
     fn push(&mut self, r: R) -> io::Result<()> {
-        crate::signals::check()?;
+        crate::stop::check()?;
         if self.buf.capacity() == 0 {
             self.buf.reserve_exact(self.cap);
         }
@@ -458,7 +458,7 @@ pub fn dedup(
     };
     for s in merged {
         let s = s?;
-        crate::signals::check()?;
+        crate::stop::check()?;
         if group_len > 0 && group[0].hash != s.hash {
             flush(&mut group, group_len, &mut pairs, &mut st)?;
             group_len = 0;
@@ -491,7 +491,7 @@ pub fn dedup(
     };
     for p in merged {
         let p = p?;
-        crate::signals::check()?;
+        crate::stop::check()?;
         match &mut run {
             Some((q, c)) if *q == p => *c += 1,
             _ => {

@@ -10,6 +10,8 @@ use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{SharedWarcRecord, WarcRecord};
 use memchr::memmem;
 
+#[cfg(feature = "http")]
+mod fetch;
 pub mod http;
 mod members;
 pub mod source;
@@ -116,7 +118,7 @@ pub fn read(src: &Source, opts: ReadOptions, f: impl FnMut(ReadItem) -> bool) ->
             read_pass(reader, start, opts, &mut out)?
         };
         // A stop request can surface as a read error; it is not damage to recover from.
-        if crate::signals::stop_requested() {
+        if crate::stop::requested() {
             return Err(stopped());
         }
         let Some(from) = pass.failed_at else {
@@ -373,7 +375,7 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
         match r.read(&mut buf[n..]) {
             Ok(0) => break,
             Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted && !crate::signals::is_stop(&e) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted && !crate::stop::is_stop(&e) => {}
             Err(e) => return Err(e),
         }
     }

@@ -4,14 +4,21 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The `cowrex` binary under test.
+/// The project's root directory (the tests are the `cowrex-cli` package's, in `cli/`).
+pub fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// The `cowrex` binary under test, run in the project's root directory.
 pub fn cowrex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cowrex"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cowrex"));
+    c.current_dir(root());
+    c
 }
 
 /// The project's shared data directory, or None (with a message) when it is absent.
 pub fn shared_data(sub: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("../shared/data")
         .join(sub);
     if p.exists() {
@@ -62,7 +69,7 @@ impl AsRef<std::ffi::OsStr> for TempDir {
 }
 
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("fixtures")
         .join(name)
 }

@@ -8,11 +8,11 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::corpus::expand;
 use super::{CliResult, load_pages, threads_or_cores};
-use crate::classify::quality::Profile;
-use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
-use crate::document::Config;
-use crate::error::{EXIT_OK, Error};
-use crate::eval;
+use cowrex::classify::quality::Profile;
+use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
+use cowrex::document::Config;
+use cowrex::error::{EXIT_OK, Error};
+use cowrex::eval;
 
 #[derive(Subcommand)]
 pub(super) enum TrainCommand {
@@ -259,9 +259,18 @@ pub(super) fn load_dataset(p: &Path) -> Result<mlp::Dataset, Error> {
     } else {
         mlp::Dataset::from_tsv(&text)
     }
-    .map_err(|e| Error::Input(format!("{}: {e}", p.display())))?;
+    .map_err(|e| {
+        Error::new(
+            cowrex::error::ErrorKind::Input,
+            format!("{}: {e}", p.display()),
+        )
+        .caused_by(e)
+    })?;
     if d.is_empty() {
-        return Err(Error::Input(format!("{}: no examples", p.display())));
+        return Err(Error::new(
+            cowrex::error::ErrorKind::Input,
+            format!("{}: no examples", p.display()),
+        ));
     }
     Ok(d)
 }
@@ -279,7 +288,7 @@ pub(super) fn print_figures(label: &str, c: &mlp::Confusion) {
 pub(super) fn train_mlp(a: TrainMlpArgs) -> CliResult {
     let data = load_dataset(&a.data)?;
     if let Some(m) = &a.evaluate {
-        let (model, _) = crate::extractor::load_mlp(m)?;
+        let (model, _) = mlp::Mlp::load(m)?;
         print_figures("", &mlp::evaluate(&model, &data, a.threshold));
         return Ok(EXIT_OK);
     }
@@ -296,7 +305,7 @@ pub(super) fn train_mlp(a: TrainMlpArgs) -> CliResult {
     }
     if let Some(k) = a.cv {
         if k < 2 || k > data.len() {
-            return Err(Error::Usage(format!(
+            return Err(Error::usage(format!(
                 "--cv needs 2 ≤ K ≤ {} examples",
                 data.len()
             )));
@@ -344,7 +353,7 @@ pub(super) fn read_text(p: &Path) -> Result<String, Error> {
 }
 
 pub(super) fn train_ngram(a: TrainNgramArgs) -> CliResult {
-    let params = ngram_params(a.folding, a.order, a.q).map_err(Error::Usage)?;
+    let params = ngram_params(a.folding, a.order, a.q).map_err(Error::usage)?;
     if a.clean.is_empty() && a.pages.is_empty() {
         return Err(Error::usage("give clean text: --clean FILE or --pages DIR"));
     }
@@ -510,7 +519,7 @@ pub(super) struct TrainProfileArgs {
 
 fn train_profile(a: TrainProfileArgs) -> CliResult {
     let Some(lang) = whatlang::Lang::from_code(&a.lang) else {
-        return Err(Error::Usage(format!(
+        return Err(Error::usage(format!(
             "unknown language code {:?}; use ISO 639-3 (eng, deu, fra, swe …)",
             a.lang
         )));
@@ -520,11 +529,11 @@ fn train_profile(a: TrainProfileArgs) -> CliResult {
     for f in &files {
         let name = f.to_string_lossy();
         let mut text = String::new();
-        crate::open_maybe_gz(f)
+        cowrex::open_maybe_gz(f)
             .and_then(|mut r| std::io::Read::read_to_string(&mut r, &mut text))
             .map_err(|e| Error::input(f.display(), e))?;
         if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
-            for line in crate::eval::jsonl_lines(f, &text) {
+            for line in cowrex::eval::jsonl_lines(f, &text) {
                 let (_, v) = line?;
                 let t = v
                     .get("text")
@@ -551,7 +560,7 @@ fn train_profile(a: TrainProfileArgs) -> CliResult {
         a.limit,
         a.min_tokens,
     )
-    .map_err(Error::Usage)?;
+    .map_err(Error::usage)?;
     std::fs::write(&a.out, p.to_text()).map_err(|e| Error::output(a.out.display(), e))?;
     eprintln!(
         "cowrex: {} documents read, {} in {}, {} with at least {} tokens; profile of {} words in {}",

@@ -1,11 +1,15 @@
-//! The command line: one function per subcommand, each a thin layer over the library.
+//! The `cowrex` binary, the library's command line: one function per subcommand, each a thin
+//! layer over the library.
 
 mod batch;
 mod corpus;
 mod evaluate;
 mod extract;
+mod inputs;
 mod inspect;
 mod process;
+mod report;
+mod signals;
 mod train;
 
 use std::io::{self, Read, Write};
@@ -13,11 +17,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice};
-use crate::document::{self, Config, DocFilter};
-use crate::error::Error;
-use crate::extractor::Options;
-use crate::html::{Limits, Syntax};
+use cowrex::Options;
+use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice};
+use cowrex::document::{self, Config, DocFilter};
+use cowrex::error::Error;
+use cowrex::html::{Limits, Syntax};
 
 #[derive(Parser)]
 #[command(
@@ -203,9 +207,13 @@ enum MaskArg {
     Hashtag,
 }
 
-/// Run the command line (the `cowrex` binary) on the process's arguments; returns the exit
-/// code ([`crate::error`]).
-pub fn main() -> i32 {
+fn main() {
+    std::process::exit(run());
+}
+
+/// Run the command line on the process's arguments; returns the exit code
+/// ([`cowrex::error`]).
+fn run() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Process(a) => process::process(a),
@@ -232,7 +240,7 @@ pub fn main() -> i32 {
 /// A subcommand's exit code, or the error that ends it.
 type CliResult = Result<i32, Error>;
 
-/// A buffered writer whose write errors are [`Error::Output`] errors naming what it writes.
+/// A buffered writer whose write errors are [`ErrorKind::Output`](cowrex::error::ErrorKind::Output) errors naming what it writes.
 struct Sink<W: Write> {
     w: io::BufWriter<W>,
     name: String,
@@ -355,8 +363,8 @@ fn threads_or_cores(n: Option<usize>) -> usize {
 fn load_pages(
     dirs: &[PathBuf],
     only: &[String],
-) -> Result<(Vec<String>, crate::eval::sets::SetPages), Error> {
-    let (sets, pages, warnings) = crate::eval::sets::load_sets(dirs, only)?;
+) -> Result<(Vec<String>, cowrex::eval::sets::SetPages), Error> {
+    let (sets, pages, warnings) = cowrex::eval::sets::load_sets(dirs, only)?;
     for w in warnings {
         eprintln!("cowrex: warning: {w}");
     }

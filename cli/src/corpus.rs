@@ -7,10 +7,10 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliResult;
-use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
-use crate::output::filter::{Filter, FilterStats};
-use crate::pipeline;
-use crate::shingle::dedup::{self, DedupConfig};
+use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
+use cowrex::output::filter::{Filter, FilterStats};
+use cowrex::pipeline;
+use cowrex::shingle::dedup::{self, DedupConfig};
 
 #[derive(Args)]
 pub(super) struct DedupArgs {
@@ -84,12 +84,15 @@ pub(super) fn stats_merge(a: StatsMergeArgs) -> CliResult {
     let mut values = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).map_err(|e| Error::input(f.display(), e))?;
-        values.push(
-            serde_json::from_slice(&bytes)
-                .map_err(|e| Error::Input(format!("{}: {e}", f.display())))?,
-        );
+        values.push(serde_json::from_slice(&bytes).map_err(|e| {
+            Error::new(
+                cowrex::error::ErrorKind::Input,
+                format!("{}: {e}", f.display()),
+            )
+            .caused_by(e)
+        })?);
     }
-    let merged = crate::output::stats::merge(&values)?;
+    let merged = cowrex::output::stats::merge(&values)?;
     let text = serde_json::to_string_pretty(&merged).expect("a JSON value serialises") + "\n";
     match &a.out {
         Some(o) => std::fs::write(o, text).map_err(|e| Error::output(o.display(), e))?,
@@ -152,8 +155,7 @@ pub(super) fn expand(
 }
 
 pub(super) fn dedup(a: DedupArgs) -> CliResult {
-    crate::signals::install()
-        .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
+    crate::signals::install()?;
     let inputs = expand(
         &a.inputs,
         |n| n.ends_with(".shingles.gz") || n.ends_with(".shingles"),
@@ -194,12 +196,12 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
         Err(e) => {
             drop(w);
             let _ = std::fs::remove_file(&tmp);
-            if crate::signals::is_stop(&e) {
+            if cowrex::stop::is_stop(&e) {
                 eprintln!("cowrex: stopped by a signal; nothing was written");
                 return Ok(EXIT_INTERRUPTED);
             }
             if dedup::is_input_error(&e) {
-                return Err(Error::Input(e.to_string()));
+                return Err(Error::new(cowrex::error::ErrorKind::Input, e.to_string()));
             }
             return Err(Error::output(tmp.display(), e));
         }
@@ -227,17 +229,17 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
 }
 
 pub(super) fn filter(a: FilterArgs) -> CliResult {
-    crate::signals::install()
-        .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
+    crate::signals::install()?;
     let mut blacklist = HashSet::new();
     for p in &a.blacklist {
         dedup::read_blacklist(p, &mut blacklist).map_err(|e| Error::input(p.display(), e))?;
     }
     std::fs::create_dir_all(&a.out).map_err(|e| {
-        Error::Output(format!(
-            "cannot create output directory {}: {e}",
-            a.out.display()
-        ))
+        Error::new(
+            cowrex::error::ErrorKind::Output,
+            format!("cannot create output directory {}: {e}", a.out.display()),
+        )
+        .caused_by(e)
     })?;
     let mut names = HashSet::new();
     for p in &a.inputs {
@@ -245,7 +247,7 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
             .file_name()
             .ok_or_else(|| Error::input(p.display(), "not a file"))?;
         if !names.insert(name.to_os_string()) {
-            return Err(Error::Usage(format!(
+            return Err(Error::usage(format!(
                 "two inputs are named {}",
                 name.to_string_lossy()
             )));
@@ -258,7 +260,7 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
             )
         };
         if out.exists() && same(&out, p)? {
-            return Err(Error::Usage(format!(
+            return Err(Error::usage(format!(
                 "{} would overwrite its input; choose another -o",
                 p.display()
             )));
@@ -291,7 +293,7 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
             }
             Err(e) => {
                 let _ = std::fs::remove_file(&tmp);
-                if crate::signals::is_stop(&e) {
+                if cowrex::stop::is_stop(&e) {
                     eprintln!(
                         "cowrex: stopped by a signal; {} was not written, the files before it were",
                         out.display()

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use serde_json::Value;
 
-use crate::error::Error;
-use crate::output::inspect::{csp_hash, esc};
+use cowrex::error::Error;
+use cowrex::output::inspect::{csp_hash, esc};
 
 /// Counters of the most frequent hosts, at most this many (the space-saving algorithm).
 pub const HOST_COUNTERS: usize = 10_000;
@@ -50,7 +50,7 @@ pub struct InputRow {
 pub struct Run {
     /// The output directory.
     pub dir: PathBuf,
-    /// The sum of the `S.stats.json` files ([`crate::output::stats::merge`]).
+    /// The sum of the `S.stats.json` files ([`cowrex::output::stats::merge`]).
     pub totals: Value,
     /// One row per `S.stats.json`, in path order.
     pub inputs: Vec<InputRow>,
@@ -169,10 +169,13 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, Error> {
     let mut names = Vec::new();
     stats_files(dir, &mut names)?;
     if names.is_empty() {
-        return Err(Error::Input(format!(
-            "{} has no *.stats.json: not a cowrex output directory",
-            dir.display()
-        )));
+        return Err(Error::new(
+            cowrex::error::ErrorKind::Input,
+            format!(
+                "{} has no *.stats.json: not a cowrex output directory",
+                dir.display()
+            ),
+        ));
     }
     let mut run = Run {
         dir: dir.to_owned(),
@@ -213,7 +216,7 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, Error> {
         }
         stats.push(v);
     }
-    run.totals = crate::output::stats::merge(&stats)?;
+    run.totals = cowrex::output::stats::merge(&stats)?;
     if let (Some(b), Some(mut ids)) = (blacklist, run.ids.take()) {
         // The blacklist is streamed: only the run's ids are held (as hashes), each counted once
         // however often the blacklist (say, several runs' joined) lists it.

@@ -5,13 +5,13 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::{BiasArg, CliResult, ModelArgs, Sink, options, read_input};
-use crate::classify::{self, LangChoice, ModelLang, Models, NgramChoice, ngram};
-use crate::document::Config;
-use crate::error::{EXIT_OK, Error};
-use crate::extractor::{Extractor, Options};
-use crate::features::texrex::format_general;
-use crate::html::Syntax;
-use crate::output::{markdown, xml};
+use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice, ngram};
+use cowrex::document::Config;
+use cowrex::error::{EXIT_OK, Error};
+use cowrex::html::Syntax;
+use cowrex::output::format_general;
+use cowrex::output::{markdown, xml};
+use cowrex::{Extractor, Options};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(super) enum Format {
@@ -88,12 +88,12 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
             writeln!(
                 out,
                 "idx\tbpv\tbpc\tboilerplate\t{}\tkind\ttext",
-                crate::output::score_names().collect::<Vec<_>>().join("\t")
+                cowrex::output::score_names().collect::<Vec<_>>().join("\t")
             )?;
             for b in blocks {
                 let text = b.text.replace(['\t', '\n'], " ");
-                let scores: Vec<_> = crate::output::block_scores(b).collect();
-                let columns: Vec<String> = crate::output::score_names()
+                let scores: Vec<_> = cowrex::output::block_scores(b).collect();
+                let columns: Vec<String> = cowrex::output::score_names()
                     .map(|name| {
                         scores
                             .iter()
@@ -127,7 +127,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                 "markdown": markdown::write(&doc, !a.no_markdown_links),
                 "sourcecharset": found.then_some(&doc.source_charset),
                 "language": found.then(|| doc.language_code()),
-                "capped": doc.capped.map(crate::html::Cap::name),
+                "capped": doc.capped.map(cowrex::html::Cap::name),
                 "blocks": blocks.iter().map(|b| {
                     let mut v = serde_json::json!({
                         "idx": b.idx,
@@ -135,7 +135,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                         "bpc": xml::bpc(b.bpv).to_string(),
                         "boilerplate": b.bpv > threshold,
                     });
-                    for (k, s) in crate::output::block_scores(b).chain(crate::output::kind_fields(b.kind))
+                    for (k, s) in cowrex::output::block_scores(b).chain(cowrex::output::kind_fields(b.kind))
                     {
                         v[k] = s.json();
                     }
@@ -227,7 +227,7 @@ pub(super) fn extract_plain_text(
         }
         Format::Json => {
             let v = serde_json::json!({
-                "language": crate::document::language_code(lang),
+                "language": cowrex::document::language_code(lang),
                 "model": model.params.folding.as_str(),
                 "paragraphs": paras.iter().zip(&scores).enumerate().map(|(i, (p, s))| serde_json::json!({
                     "idx": i,

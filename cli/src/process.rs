@@ -7,11 +7,11 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use super::{CliResult, ModelArgs, batch, doc_config, load_models, threads_or_cores};
-use crate::document::{Config, DupBlocks};
-use crate::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
 use crate::inputs::{Inputs, ManifestShare};
-use crate::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
-use crate::warc::Retry;
+use cowrex::document::{Config, DupBlocks};
+use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
+use cowrex::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
+use cowrex::warc::Retry;
 
 #[derive(Args)]
 #[command(
@@ -75,7 +75,7 @@ pub(super) struct ProcessArgs {
     filter: bool,
     /// gzip level of the outputs: 0 (stored) to 12 (libdeflate's levels; 6 is about zlib's
     /// default). Shingles get at most 1.
-    #[arg(long, default_value_t = crate::output::gz::DEFAULT_LEVEL, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=12))]
+    #[arg(long, default_value_t = cowrex::output::gz::DEFAULT_LEVEL, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=12))]
     compression: u32,
     /// Corpus formats, comma-separated: xml (texrex's), jsonl (one document per line), vrt
     /// (one token per line, for cwb-encode).
@@ -156,14 +156,14 @@ pub(super) enum ExactDupsArg {
 }
 
 pub(super) fn process(a: ProcessArgs) -> CliResult {
-    crate::signals::install()
-        .map_err(|e| Error::Output(format!("cannot install signal handlers: {e}")))?;
+    crate::signals::install()?;
     let models = load_models(&a.model, super::scorer(&a.scorer))?;
     std::fs::create_dir_all(&a.out).map_err(|e| {
-        Error::Output(format!(
-            "cannot create output directory {}: {e}",
-            a.out.display()
-        ))
+        Error::new(
+            cowrex::error::ErrorKind::Output,
+            format!("cannot create output directory {}: {e}", a.out.display()),
+        )
+        .caused_by(e)
     })?;
     let manifest = match &a.manifest {
         Some(path) => {
@@ -259,12 +259,40 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>) -> Result<RunConfig, Error> {
 fn progress(a: &ProcessArgs) -> Progress {
     match (a.no_progress, a.progress) {
         (true, _) | (_, ProgressArg::Off) => Progress::Off,
-        (_, ProgressArg::Bar) => Progress::Bar,
+        (_, ProgressArg::Bar) => bar(),
         (_, ProgressArg::Jsonl) => Progress::Jsonl {
             interval: std::time::Duration::from_secs_f64(a.progress_interval.clamp(0.0, 1e6)),
         },
-        (_, ProgressArg::Auto) if io::IsTerminal::is_terminal(&io::stderr()) => Progress::Bar,
+        (_, ProgressArg::Auto) if io::IsTerminal::is_terminal(&io::stderr()) => bar(),
         (_, ProgressArg::Auto) => Progress::Off,
+    }
+}
+
+/// A one-line progress display on stderr (for terminals).
+fn bar() -> Progress {
+    let pb = indicatif::ProgressBar::new_spinner();
+    pb.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+            .expect("valid template"),
+    );
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
+    Progress::Call {
+        interval: std::time::Duration::from_millis(250),
+        to: std::sync::Arc::new(move |s: &pipeline::Snapshot| {
+            if s.last {
+                pb.finish_and_clear();
+            } else {
+                pb.set_message(format!(
+                    "{}/{} files, {} records, {} documents, {:.1} MB/s, {:.0} docs/s",
+                    s.files_done + s.files_failed,
+                    s.files_total,
+                    s.records,
+                    s.documents,
+                    s.mb_per_s(),
+                    s.docs_per_s()
+                ));
+            }
+        }),
     }
 }
 
@@ -299,5 +327,5 @@ fn report(summary: &pipeline::Summary, skipped: usize, failed: usize) -> i32 {
 /// A duration option in seconds.
 pub(super) fn seconds(s: f64, option: &str) -> Result<std::time::Duration, Error> {
     std::time::Duration::try_from_secs_f64(s)
-        .map_err(|_| Error::Usage(format!("{option}: {s} is not a number of seconds")))
+        .map_err(|_| Error::usage(format!("{option}: {s} is not a number of seconds")))
 }

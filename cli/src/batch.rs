@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliResult;
-use crate::error::{EXIT_OK, Error};
-use crate::pipeline::{self, manifest};
+use cowrex::error::{EXIT_OK, Error};
+use cowrex::pipeline::{self, manifest};
 
 /// This task's index and the number of tasks: the options, else Slurm's job array variables
 /// (`SLURM_ARRAY_TASK_ID` counted from `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_COUNT`),
@@ -18,7 +18,7 @@ pub(super) fn task(index: Option<usize>, count: Option<usize>) -> Result<(usize,
                 .trim()
                 .parse()
                 .map(Some)
-                .map_err(|_| Error::Usage(format!("${k} is not a number: {v:?}"))),
+                .map_err(|_| Error::usage(format!("${k} is not a number: {v:?}"))),
             Err(_) => Ok(None),
         }
     };
@@ -38,7 +38,7 @@ pub(super) fn task(index: Option<usize>, count: Option<usize>) -> Result<(usize,
         None => env("SLURM_ARRAY_TASK_COUNT")?.unwrap_or(1),
     };
     if count == 0 || index >= count {
-        return Err(Error::Usage(format!(
+        return Err(Error::usage(format!(
             "task index {index} is not below the task count {count}"
         )));
     }

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{CliResult, ModelArgs, options};
-use crate::document::Document;
-use crate::error::{EXIT_OK, Error};
-use crate::eval;
-use crate::extractor::Extractor;
-use crate::output::inspect;
+use cowrex::Extractor;
+use cowrex::document::Document;
+use cowrex::error::{EXIT_OK, Error};
+use cowrex::eval;
+use cowrex::output::inspect;
 
 #[derive(Args)]
 pub(super) struct InspectArgs {
@@ -49,7 +49,7 @@ pub(super) struct InspectArgs {
 }
 
 pub(super) fn inspect(a: InspectArgs) -> CliResult {
-    let extractor = Extractor::new(&options(&a.model, crate::classify::Scorer::combined()))?;
+    let extractor = Extractor::new(&options(&a.model, cowrex::classify::Scorer::combined()))?;
     let doc = match &a.warc {
         Some(warc) => warc_record(&extractor, warc, &a)?,
         None => {
@@ -93,7 +93,7 @@ fn warc_record(ex: &Extractor, warc: &str, a: &InspectArgs) -> Result<Document, 
     }
     let docs = ex.read_warc(warc, 1)?;
     for d in docs {
-        let d = d.map_err(|e| Error::Input(e.to_string()))?;
+        let d = d.map_err(|e| Error::new(cowrex::error::ErrorKind::Input, e.to_string()))?;
         let m = &d.meta;
         if a.url.as_deref().is_some_and(|u| u == m.url)
             || a.record_id
@@ -104,17 +104,20 @@ fn warc_record(ex: &Extractor, warc: &str, a: &InspectArgs) -> Result<Document, 
             return Ok(d);
         }
     }
-    Err(Error::Input(format!(
-        "{warc} has no HTML document with that {} (records that are not written, such as \
+    Err(Error::new(
+        cowrex::error::ErrorKind::Input,
+        format!(
+            "{warc} has no HTML document with that {} (records that are not written, such as \
          non-HTML or empty pages, cannot be inspected)",
-        if a.url.is_some() {
-            "URL"
-        } else if a.record_id.is_some() {
-            "record id"
-        } else {
-            "offset"
-        }
-    )))
+            if a.url.is_some() {
+                "URL"
+            } else if a.record_id.is_some() {
+                "record id"
+            } else {
+                "offset"
+            }
+        ),
+    ))
 }
 
 /// The gold text of `--gold`: a text file, or the line of a ground-truth JSONL file whose
@@ -142,10 +145,10 @@ fn gold_text(gold: &Path, page: Option<&Path>) -> Result<String, Error> {
             return Ok(eval::main_content(gold).to_owned());
         }
     }
-    Err(Error::Input(format!(
-        "{} has no page_id {id}",
-        gold.display()
-    )))
+    Err(Error::new(
+        cowrex::error::ErrorKind::Input,
+        format!("{} has no page_id {id}", gold.display()),
+    ))
 }
 
 #[derive(Args)]

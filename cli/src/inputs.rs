@@ -5,9 +5,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::error::Error;
-use crate::pipeline::{Input, manifest};
-use crate::warc::Location;
+use cowrex::error::Error;
+use cowrex::pipeline::{Input, manifest};
+use cowrex::warc::Location;
 
 /// What a run's arguments name.
 #[derive(Debug, Default)]
@@ -106,7 +106,7 @@ pub fn resolve(
     let mut seen = std::collections::HashSet::new();
     for i in &out.inputs {
         if !seen.insert(i.stem.as_str()) {
-            return Err(Error::Usage(format!(
+            return Err(Error::usage(format!(
                 "two inputs would both write {}.xml.gz; process them into different output directories",
                 i.stem
             )));
@@ -142,7 +142,9 @@ mod tests {
         assert!(r.warnings[0].contains("empty"));
         // The same file twice would write the same outputs.
         let twice = [dir.join("d/a.warc"), dir.join("d/a.warc")];
-        assert!(matches!(resolve(&twice, None, &dir), Err(Error::Usage(_))));
+        assert!(
+            matches!(resolve(&twice, None, &dir), Err(e) if e.kind() == cowrex::error::ErrorKind::Usage)
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -9,12 +9,12 @@ use super::train::GbtArgs;
 use super::{
     BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, load_pages, threads_or_cores,
 };
-use crate::classify;
-use crate::classify::detector::Cut;
-use crate::document;
-use crate::error::{EXIT_OK, Error};
-use crate::eval;
-use crate::eval::sets::SetPages;
+use cowrex::classify;
+use cowrex::classify::detector::Cut;
+use cowrex::document;
+use cowrex::error::{EXIT_OK, Error};
+use cowrex::eval;
+use cowrex::eval::sets::SetPages;
 
 /// How `eval --cv` folds the pages.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -148,7 +148,7 @@ pub(super) fn cowrex_texts(
     let sources = eval::sets::page_sources(pages);
     let folds = match a.cv {
         Some(k) if k < 2 || k > pages.len() => {
-            return Err(Error::Usage(format!(
+            return Err(Error::usage(format!(
                 "--cv needs 2 ≤ K ≤ {} pages",
                 pages.len()
             )));
@@ -256,10 +256,10 @@ pub(super) fn block_level(
     kept: impl Fn(&[document::Block]) -> Vec<bool> + Copy,
 ) -> Result<serde_json::Value, Error> {
     if !dir.is_dir() {
-        return Err(Error::Input(format!(
-            "--blocks {}: no such directory",
-            dir.display()
-        )));
+        return Err(Error::new(
+            cowrex::error::ErrorKind::Input,
+            format!("--blocks {}: no such directory", dir.display()),
+        ));
     }
     println!(
         "block level (labels: {}; boilerplate = positive)",
