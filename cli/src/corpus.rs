@@ -234,13 +234,7 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
     for p in &a.blacklist {
         dedup::read_blacklist(p, &mut blacklist).map_err(|e| Error::input(p.display(), e))?;
     }
-    std::fs::create_dir_all(&a.out).map_err(|e| {
-        Error::new(
-            cowrex::error::ErrorKind::Output,
-            format!("cannot create output directory {}: {e}", a.out.display()),
-        )
-        .caused_by(e)
-    })?;
+    super::create_out_dir(&a.out)?;
     let mut names = HashSet::new();
     for p in &a.inputs {
         let name = p

@@ -240,6 +240,17 @@ fn run() -> i32 {
 /// A subcommand's exit code, or the error that ends it.
 type CliResult = Result<i32, Error>;
 
+/// Create an output directory (and its parents).
+fn create_out_dir(dir: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::new(
+            cowrex::error::ErrorKind::Output,
+            format!("cannot create output directory {}: {e}", dir.display()),
+        )
+        .caused_by(e)
+    })
+}
+
 /// A buffered writer whose write errors are [`ErrorKind::Output`](cowrex::error::ErrorKind::Output) errors naming what it writes.
 struct Sink<W: Write> {
     w: io::BufWriter<W>,

@@ -158,13 +158,7 @@ pub(super) enum ExactDupsArg {
 pub(super) fn process(a: ProcessArgs) -> CliResult {
     crate::signals::install()?;
     let models = load_models(&a.model, super::scorer(&a.scorer))?;
-    std::fs::create_dir_all(&a.out).map_err(|e| {
-        Error::new(
-            cowrex::error::ErrorKind::Output,
-            format!("cannot create output directory {}: {e}", a.out.display()),
-        )
-        .caused_by(e)
-    })?;
+    super::create_out_dir(&a.out)?;
     let manifest = match &a.manifest {
         Some(path) => {
             let (index, count) = batch::task(a.task_index, a.task_count)?;
