@@ -68,12 +68,16 @@ impl Error {
         Error::new(ErrorKind::Usage, message)
     }
 
-    /// A model error: the model file `path` cannot be read or used because of `cause`.
+    /// A model error: the model file `path` cannot be read or used because of `cause`
+    /// ("model PATH: CAUSE").
     pub fn model(path: &Path, cause: impl Into<Cause>) -> Error {
         let cause = cause.into();
-        Error::new(ErrorKind::Model, format!("{}: {cause}", path.display()))
-            .concerning(path.display())
-            .caused_by(cause)
+        Error::new(
+            ErrorKind::Model,
+            format!("model {}: {cause}", path.display()),
+        )
+        .concerning(path.display())
+        .caused_by(cause)
     }
 
     /// An input error: `what` could not be read because of `cause`.

@@ -226,8 +226,9 @@ impl Builder {
         self
     }
 
-    /// Load the models: `Err` for an unknown scorer ([`ErrorKind::Usage`](crate::error::ErrorKind::Usage)) or a model file that
-    /// cannot be read or parsed.
+    /// Load the models: `Err` for an unknown scorer
+    /// ([`ErrorKind::Usage`](crate::error::ErrorKind::Usage)) or a model file that cannot be
+    /// read or parsed ([`ErrorKind::Model`](crate::error::ErrorKind::Model)).
     pub fn build(mut self) -> Result<Extractor, Error> {
         if let Some(name) = &self.scorer {
             self.options.scorer = Scorer::named(name).ok_or_else(|| {
