@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use crate::classify::{self, LangChoice, Models, NgramChoice, Scorer, mlp};
 use crate::document::{self, Config, Document, Meta, Page, StageTimes};
+use crate::error::ErrorKind;
 use crate::fate::Fate;
 use crate::pipeline::stream::{Documents, StreamConfig};
 use crate::pipeline::{Input, manifest};
@@ -227,8 +228,8 @@ impl Builder {
     }
 
     /// Load the models: `Err` for an unknown scorer
-    /// ([`ErrorKind::Usage`](crate::error::ErrorKind::Usage)) or a model file that cannot be
-    /// read or parsed ([`ErrorKind::Model`](crate::error::ErrorKind::Model)).
+    /// ([`ErrorKind::Usage`]) or a model file that cannot be
+    /// read or parsed ([`ErrorKind::Model`]).
     pub fn build(mut self) -> Result<Extractor, Error> {
         if let Some(name) = &self.scorer {
             self.options.scorer = Scorer::named(name).ok_or_else(|| {
@@ -298,7 +299,7 @@ impl Extractor {
     }
 
     /// Analyse one page as [`Extractor::extract`] does, but a page that gives no document is
-    /// an error ([`ErrorKind::Input`](crate::error::ErrorKind::Input)) naming its fate as `process` counts it
+    /// an error ([`ErrorKind::Input`]) naming its fate as `process` counts it
     /// ([`crate::fate::Fate`]): `skipped.binary`, `skipped.no_text`, `skipped.capped`,
     /// `skipped.filtered` or `skipped.bad_quality`.
     ///
@@ -317,7 +318,7 @@ impl Extractor {
         self.analyse(html, start, charset.as_deref(), url)
             .map_err(|fate| {
                 Error::new(
-                    crate::error::ErrorKind::Input,
+                    ErrorKind::Input,
                     format!("the page gives no document: {}", fate.name()),
                 )
             })
@@ -404,22 +405,19 @@ impl Extractor {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos())
             ));
-            let mut f = std::fs::File::create(&path).map_err(|e| {
+            let spool = |e: std::io::Error| {
                 Error::new(
-                    crate::error::ErrorKind::Input,
+                    ErrorKind::Input,
                     format!("cannot spool standard input: {e}"),
                 )
                 .caused_by(e)
-            })?;
+            };
+            let mut f = std::fs::File::create(&path).map_err(spool)?;
             let copied = std::io::copy(&mut std::io::stdin().lock(), &mut f);
             spooled = Some(path.clone());
             if let Err(e) = copied {
                 let _ = std::fs::remove_file(&path);
-                return Err(Error::new(
-                    crate::error::ErrorKind::Input,
-                    format!("cannot spool standard input: {e}"),
-                )
-                .caused_by(e));
+                return Err(spool(e));
             }
             Input {
                 location: Location::File(path),
@@ -435,13 +433,7 @@ impl Extractor {
             if let Location::File(p) = &input.location {
                 std::fs::File::open(p)
                     .and_then(|mut f| f.read(&mut [0u8; 1]))
-                    .map_err(|e| {
-                        Error::new(
-                            crate::error::ErrorKind::Input,
-                            format!("cannot read {}: {e}", p.display()),
-                        )
-                        .caused_by(e)
-                    })?;
+                    .map_err(|e| Error::input(p.display(), e))?;
             }
             input
         };

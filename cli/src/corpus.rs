@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliResult;
-use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
+use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error, ErrorKind};
 use cowrex::output::filter::{Filter, FilterStats};
 use cowrex::pipeline;
 use cowrex::shingle::dedup::{self, DedupConfig};
@@ -85,11 +85,7 @@ pub(super) fn stats_merge(a: StatsMergeArgs) -> CliResult {
     for f in &files {
         let bytes = std::fs::read(f).map_err(|e| Error::input(f.display(), e))?;
         values.push(serde_json::from_slice(&bytes).map_err(|e| {
-            Error::new(
-                cowrex::error::ErrorKind::Input,
-                format!("{}: {e}", f.display()),
-            )
-            .caused_by(e)
+            Error::new(ErrorKind::Input, format!("{}: {e}", f.display())).caused_by(e)
         })?);
     }
     let merged = cowrex::output::stats::merge(&values)?;
@@ -201,7 +197,7 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
                 return Ok(EXIT_INTERRUPTED);
             }
             if dedup::is_input_error(&e) {
-                return Err(Error::new(cowrex::error::ErrorKind::Input, e.to_string()));
+                return Err(Error::new(ErrorKind::Input, e.to_string()));
             }
             return Err(Error::output(tmp.display(), e));
         }

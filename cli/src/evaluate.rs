@@ -12,7 +12,7 @@ use super::{
 use cowrex::classify;
 use cowrex::classify::detector::Cut;
 use cowrex::document;
-use cowrex::error::{EXIT_OK, Error};
+use cowrex::error::{EXIT_OK, Error, ErrorKind};
 use cowrex::eval;
 use cowrex::eval::sets::SetPages;
 
@@ -257,7 +257,7 @@ pub(super) fn block_level(
 ) -> Result<serde_json::Value, Error> {
     if !dir.is_dir() {
         return Err(Error::new(
-            cowrex::error::ErrorKind::Input,
+            ErrorKind::Input,
             format!("--blocks {}: no such directory", dir.display()),
         ));
     }

@@ -8,7 +8,7 @@ use clap::Args;
 use super::{CliResult, ModelArgs, options};
 use cowrex::Extractor;
 use cowrex::document::Document;
-use cowrex::error::{EXIT_OK, Error};
+use cowrex::error::{EXIT_OK, Error, ErrorKind};
 use cowrex::eval;
 use cowrex::output::inspect;
 
@@ -93,7 +93,7 @@ fn warc_record(ex: &Extractor, warc: &str, a: &InspectArgs) -> Result<Document, 
     }
     let docs = ex.read_warc(warc, 1)?;
     for d in docs {
-        let d = d.map_err(|e| Error::new(cowrex::error::ErrorKind::Input, e.to_string()))?;
+        let d = d.map_err(|e| Error::new(ErrorKind::Input, e.to_string()))?;
         let m = &d.meta;
         if a.url.as_deref().is_some_and(|u| u == m.url)
             || a.record_id
@@ -105,7 +105,7 @@ fn warc_record(ex: &Extractor, warc: &str, a: &InspectArgs) -> Result<Document, 
         }
     }
     Err(Error::new(
-        cowrex::error::ErrorKind::Input,
+        ErrorKind::Input,
         format!(
             "{warc} has no HTML document with that {} (records that are not written, such as \
          non-HTML or empty pages, cannot be inspected)",
@@ -146,7 +146,7 @@ fn gold_text(gold: &Path, page: Option<&Path>) -> Result<String, Error> {
         }
     }
     Err(Error::new(
-        cowrex::error::ErrorKind::Input,
+        ErrorKind::Input,
         format!("{} has no page_id {id}", gold.display()),
     ))
 }

@@ -20,7 +20,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use cowrex::Options;
 use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice};
 use cowrex::document::{self, Config, DocFilter};
-use cowrex::error::Error;
+use cowrex::error::{Error, ErrorKind};
 use cowrex::html::{Limits, Syntax};
 
 #[derive(Parser)]
@@ -244,14 +244,14 @@ type CliResult = Result<i32, Error>;
 fn create_out_dir(dir: &Path) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::new(
-            cowrex::error::ErrorKind::Output,
+            ErrorKind::Output,
             format!("cannot create output directory {}: {e}", dir.display()),
         )
         .caused_by(e)
     })
 }
 
-/// A buffered writer whose write errors are [`ErrorKind::Output`](cowrex::error::ErrorKind::Output) errors naming what it writes.
+/// A buffered writer whose write errors are [`ErrorKind::Output`] errors naming what it writes.
 struct Sink<W: Write> {
     w: io::BufWriter<W>,
     name: String,

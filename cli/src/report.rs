@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use serde_json::Value;
 
-use cowrex::error::Error;
+use cowrex::error::{Error, ErrorKind};
 use cowrex::output::inspect::{csp_hash, esc};
 
 /// Counters of the most frequent hosts, at most this many (the space-saving algorithm).
@@ -170,7 +170,7 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, Error> {
     stats_files(dir, &mut names)?;
     if names.is_empty() {
         return Err(Error::new(
-            cowrex::error::ErrorKind::Input,
+            ErrorKind::Input,
             format!(
                 "{} has no *.stats.json: not a cowrex output directory",
                 dir.display()

@@ -11,7 +11,7 @@ use super::{CliResult, load_pages, threads_or_cores};
 use cowrex::classify::quality::Profile;
 use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
 use cowrex::document::Config;
-use cowrex::error::{EXIT_OK, Error};
+use cowrex::error::{EXIT_OK, Error, ErrorKind};
 use cowrex::eval;
 
 #[derive(Subcommand)]
@@ -259,16 +259,10 @@ pub(super) fn load_dataset(p: &Path) -> Result<mlp::Dataset, Error> {
     } else {
         mlp::Dataset::from_tsv(&text)
     }
-    .map_err(|e| {
-        Error::new(
-            cowrex::error::ErrorKind::Input,
-            format!("{}: {e}", p.display()),
-        )
-        .caused_by(e)
-    })?;
+    .map_err(|e| Error::new(ErrorKind::Input, format!("{}: {e}", p.display())).caused_by(e))?;
     if d.is_empty() {
         return Err(Error::new(
-            cowrex::error::ErrorKind::Input,
+            ErrorKind::Input,
             format!("{}: no examples", p.display()),
         ));
     }

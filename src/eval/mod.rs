@@ -34,7 +34,7 @@ use crate::classify::mlp::Confusion;
 use crate::classify::ngram::{Counts, NgramModel};
 use crate::classify::{Models, combined, gbt, markup, ngram};
 use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One page with its gold text.
@@ -84,7 +84,7 @@ pub fn jsonl_lines<'a>(
         .map(move |(n, line)| {
             serde_json::from_str(line).map(|v| (n + 1, v)).map_err(|e| {
                 Error::new(
-                    crate::error::ErrorKind::Input,
+                    ErrorKind::Input,
                     format!("{}:{}: {e}", file.display(), n + 1),
                 )
                 .caused_by(e)
@@ -118,7 +118,7 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), E
             field("page_id").filter(|_| gold.is_some() || with.len() + without.len() > 0)
         else {
             return Err(Error::new(
-                crate::error::ErrorKind::Input,
+                ErrorKind::Input,
                 format!(
                     "{}:{n}: needs page_id and plaintext, or page_id and with/without snippets",
                     gt.display()

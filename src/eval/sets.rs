@@ -10,7 +10,7 @@ use super::{
 };
 use crate::classify::Models;
 use crate::document::{Config, Document};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 
 /// Pages with the index of their set.
 pub type SetPages = Vec<(usize, GoldPage)>;
@@ -37,7 +37,7 @@ pub fn load_sets(
     for dir in dirs {
         let names = list_sets(dir).map_err(|e| {
             Error::new(
-                crate::error::ErrorKind::Input,
+                ErrorKind::Input,
                 format!("{}: no ground-truth/ directory: {e}", dir.display()),
             )
             .caused_by(e)
@@ -74,7 +74,7 @@ pub fn load_sets(
     all.retain(|(n, _)| only.is_empty() || only.contains(n));
     if all.is_empty() {
         return Err(Error::new(
-            crate::error::ErrorKind::Input,
+            ErrorKind::Input,
             format!("{}: no sets (ground-truth/*.jsonl)", where_()),
         ));
     }
@@ -138,7 +138,7 @@ pub fn read_texts(file: &Path, pages: &SetPages) -> Result<Vec<String>, Error> {
         let (n, v) = line?;
         let (Some(id), Some(text)) = (v["page_id"].as_str(), v["text"].as_str()) else {
             return Err(Error::new(
-                crate::error::ErrorKind::Input,
+                ErrorKind::Input,
                 format!("{}:{n}: needs page_id and text", file.display()),
             ));
         };

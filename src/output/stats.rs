@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::fate::Fate;
 
 /// Statistics of one input file.
@@ -137,16 +137,13 @@ pub fn merge(files: &[serde_json::Value]) -> Result<serde_json::Value, Error> {
     let mut inputs = Vec::new();
     for f in files {
         let Value::Object(m) = f else {
-            return Err(Error::new(
-                crate::error::ErrorKind::Input,
-                "not a stats object",
-            ));
+            return Err(Error::new(ErrorKind::Input, "not a stats object"));
         };
         let mut m = m.clone();
         if let Some(i) = m.remove("input") {
             inputs.push(i);
         }
-        add(&mut total, &m, "").map_err(|m| Error::new(crate::error::ErrorKind::Input, m))?;
+        add(&mut total, &m, "").map_err(|m| Error::new(ErrorKind::Input, m))?;
     }
     total.insert("files".into(), inputs.len().into());
     total.insert("inputs".into(), Value::Array(inputs));

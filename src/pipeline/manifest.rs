@@ -10,7 +10,7 @@ use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
 use super::config::Input;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::open_maybe_gz;
 use crate::warc::Location;
 
@@ -53,7 +53,7 @@ pub fn resolve(line: &str, base: Option<&str>) -> Result<Input, Error> {
     }
     if line.contains("://") && !line.starts_with("file://") {
         return Err(Error::new(
-            crate::error::ErrorKind::Input,
+            ErrorKind::Input,
             format!("{line}: only local paths, file:// and http(s):// URLs can be read"),
         ));
     }
@@ -89,11 +89,7 @@ fn resolve_url(line: &str, base: Option<&str>) -> Result<Input, Error> {
         _ => url::Url::parse(line),
     }
     .map_err(|e| {
-        Error::new(
-            crate::error::ErrorKind::Input,
-            format!("{line}: not a valid URL: {e}"),
-        )
-        .caused_by(e)
+        Error::new(ErrorKind::Input, format!("{line}: not a valid URL: {e}")).caused_by(e)
     })?;
     let path = url.path();
     let rel = base
@@ -122,7 +118,7 @@ fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), Error> {
             .any(|c| !matches!(c, std::path::Component::Normal(_)))
     {
         return Err(Error::new(
-            crate::error::ErrorKind::Input,
+            ErrorKind::Input,
             format!("{line}: cannot mirror this path under the output directory"),
         ));
     }
@@ -138,7 +134,7 @@ fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), Error> {
             .any(|c| !matches!(c, std::path::Component::Normal(_)))
     {
         return Err(Error::new(
-            crate::error::ErrorKind::Input,
+            ErrorKind::Input,
             format!("{line}: no file name to name the outputs after"),
         ));
     }
