@@ -36,7 +36,7 @@ pub mod words;
 pub use document::{Block, Document};
 pub use error::Error;
 pub use extractor::{Builder, Extractor, Options};
-pub use pipeline::stream::{Documents, InputError, StreamStats};
+pub use pipeline::stream::{Documents, StreamStats};
 
 /// Lower-case hexadecimal of bytes (checksums, ids).
 pub fn hex(b: &[u8]) -> String {

@@ -339,15 +339,16 @@ fn inputs_without_warc_records_fail_with_their_reason() {
     );
     let extractor = cowrex::Extractor::builtin();
     for p in [&junk, &empty, &wet] {
-        let items: Vec<_> = extractor
-            .read_warc(p.to_str().unwrap(), 1)
-            .unwrap()
-            .collect();
+        let mut docs = extractor.read_warc(p.to_str().unwrap(), 1).unwrap();
+        let items: Vec<_> = (&mut docs).collect();
+        let input = p.display().to_string();
         assert!(
-            matches!(items.last(), Some(Err(e)) if e.message.contains("WARC") || e.message.contains("WET")),
-            "{}",
-            p.display()
+            matches!(items.last(), Some(Err(e)) if e.kind() == cowrex::error::ErrorKind::Input
+                && e.concerns() == Some(input.as_str())
+                && (e.message().contains("WARC") || e.message().contains("WET"))),
+            "{input}: {items:?}"
         );
+        assert_eq!(docs.stats().stream_errors["not_warc"], 1, "{input}");
     }
 }
 

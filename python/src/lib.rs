@@ -455,7 +455,7 @@ impl WarcReader {
                 dup_blocks: self.dup_blocks,
                 models: self.models.clone(),
             })),
-            Some(Err(e)) => Err(PyOSError::new_err(e.to_string())),
+            Some(Err(e)) => Err(to_py_err(e)),
         }
     }
 

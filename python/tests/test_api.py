@@ -136,9 +136,7 @@ def test_damaged_warc_is_read_past_its_damage(tmp_path):
     docs = list(reader)
     assert len(docs) == stats["documents"]
     assert reader.stats["fates"] == stats["fates"]
-    assert sum(reader.stats["stream_errors"].values()) == sum(
-        v for k, v in stats["stream_errors"].items() if k != "io_error"
-    )
+    assert reader.stats["stream_errors"] == stats["stream_errors"]
 
 
 def test_a_warc_cut_in_its_last_record_marks_the_document(tmp_path):

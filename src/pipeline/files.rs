@@ -5,13 +5,11 @@
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use serde::Serialize;
 
 use super::config::{Input, RunConfig};
-use super::worker::Rendered;
-use crate::document::StageTimes;
+use super::writer::Rendered;
 use crate::output::gz::GzMembers;
 use crate::output::stats::FileStats;
 
@@ -59,12 +57,10 @@ impl GzOut {
     }
 }
 
-/// Output files of one input, its statistics, and the time spent on it.
+/// Output files of one input.
 pub(super) struct FileOut {
     /// The name of the input's output files before their extension (`S` of `S.xml.gz`).
     pub stem: String,
-    /// The input's statistics (`S.stats.json`).
-    pub stats: FileStats,
     /// The XML corpus file (`S.xml.gz`), if asked for.
     pub xml: Option<GzOut>,
     /// The JSONL corpus file (`S.jsonl.gz`), if asked for.
@@ -75,10 +71,6 @@ pub(super) struct FileOut {
     pub shingles: Option<GzOut>,
     /// The links file (`S.links.gz`), if asked for.
     pub links: Option<GzOut>,
-    /// When the input was started.
-    pub started: Instant,
-    /// The stages' times summed over the input's records.
-    pub times: StageTimes,
 }
 
 impl FileOut {
@@ -99,20 +91,13 @@ impl FileOut {
             on.then(|| GzOut::create(&cfg.out_dir, format!("{}.{ext}.gz", input.stem), level))
                 .transpose()
         };
-        let stats = FileStats {
-            input: input.location.to_string(),
-            ..Default::default()
-        };
         Ok(FileOut {
             stem: input.stem.clone(),
-            stats,
             xml: open(cfg.formats.xml, "xml")?,
             jsonl: open(cfg.formats.jsonl, "jsonl")?,
             vrt: open(cfg.formats.vrt, "vrt")?,
             shingles: open(cfg.doc.shingles, "shingles")?,
             links: open(cfg.doc.links, "links")?,
-            started: Instant::now(),
-            times: StageTimes::default(),
         })
     }
 
@@ -124,9 +109,9 @@ impl FileOut {
         }
     }
 
-    /// Give the gzip files still open their final names, then write `S.stats.json`; returns
-    /// the names written, in that order.
-    pub(super) fn publish(&mut self, dir: &Path) -> io::Result<Vec<String>> {
+    /// Give the gzip files still open their final names, then write `S.stats.json` of
+    /// `stats`; returns the names written, in that order.
+    pub(super) fn publish(&mut self, dir: &Path, stats: &FileStats) -> io::Result<Vec<String>> {
         let mut outputs = Vec::new();
         for o in self.outputs() {
             outputs.push(o.finish(dir)?);
@@ -135,30 +120,31 @@ impl FileOut {
         publish(
             dir,
             &stats_name,
-            &serde_json::to_vec_pretty(&self.stats).map_err(io::Error::other)?,
+            &serde_json::to_vec_pretty(stats).map_err(io::Error::other)?,
         )?;
         outputs.push(stats_name);
         Ok(outputs)
     }
 
-    /// Write `S.done.json`, which lists `outputs`: the input is done with the configuration
-    /// of hash `config_hash` and the models of checksum `model_md5`.
+    /// Write `S.done.json`, which lists `outputs`: the input, of statistics `stats`, is done
+    /// with the configuration of hash `config_hash` and the models of checksum `model_md5`.
     pub(super) fn publish_done(
         &self,
         dir: &Path,
         config_hash: &str,
         model_md5: &str,
         outputs: Vec<String>,
+        stats: &FileStats,
     ) -> io::Result<()> {
         let done = DoneFile {
             tool: "cowrex",
             version: env!("CARGO_PKG_VERSION"),
-            input: &self.stats.input,
+            input: &stats.input,
             config_hash,
             model_md5,
             outputs,
-            records: self.stats.records,
-            documents: self.stats.documents,
+            records: stats.records,
+            documents: stats.documents,
         };
         publish(
             dir,

@@ -1,9 +1,10 @@
-//! The threaded pipeline of `cowrex process`: one reader thread → N worker threads → one
-//! writer thread, with bounded channels in between and a window of sequence numbers that
-//! bounds how far the reader may run ahead of the writer (so memory does not grow with the
-//! input).
+//! The threaded pipeline: one reader thread → N worker threads → one consumer, with bounded
+//! channels in between and a window of sequence numbers that bounds how far the reader may
+//! run ahead of the consumer (so memory does not grow with the input). The consumer is
+//! `process`'s file writer ([`run`]) or the documents iterator that library and Python users
+//! read ([`stream`]); both are a [`sink::Sink`] behind the same counting.
 //!
-//! Every item carries a sequence number; the writer puts items back in input order, so the
+//! Every item carries a sequence number; the consumer takes items in input order, so the
 //! output is byte-identical whatever the number of workers. Items travel in batches (up to 16
 //! items or 256 KiB of records), so that threads wake once per batch rather than once per
 //! record.
@@ -11,30 +12,33 @@
 //! Where each part lives:
 //! - `config.rs`: a run's settings ([`RunConfig`], [`Input`], [`Formats`], [`MAX_PAYLOAD`])
 //!   and [`config_hash`];
+//! - `threads.rs`: the one thread setup, and the ordering window;
 //! - `reader.rs`: the reader thread, which reads the inputs into numbered batches of jobs;
-//! - `worker.rs`: the worker threads, which select, analyse and render each record;
-//! - `order.rs`: the channels between the threads and the ordering window;
-//! - `writer.rs`: the writer thread, which counts every record, marks or skips exact
-//!   duplicates and writes the documents;
+//! - `worker.rs`: the worker threads, which select and analyse each record and make its
+//!   document into what the consumer takes;
+//! - `sink.rs`: the consumer, which counts every record in its input's statistics and finds
+//!   exact duplicates, and the [`sink::Sink`] interface it hands documents to;
+//! - `writer.rs`: the file writer, the sink of `process`, with the rendering its workers do;
 //! - `files.rs`: an input's output files, written under temporary names and renamed once
 //!   complete, its `S.stats.json` and `S.done.json` ([`tmp_path`], [`done_path`], [`is_done`],
 //!   [`drop_done`]);
 //! - `dups.rs`: exact duplicates within an input ([`ExactDups`]);
 //! - `progress.rs`: progress reports ([`Progress`], [`Snapshot`]);
 //! - [`select`]: which records hold an HTML page; [`manifest`]: lists of inputs; [`stream`]:
-//!   the reader and the workers with an iterator of documents in place of the writer.
+//!   the documents iterator.
 //!
-//! This file holds [`run`], which starts the threads, and [`Summary`], what a run did.
+//! This file holds [`run`], which runs the file writer, and [`Summary`], what a run did.
 
 mod config;
 mod dups;
 mod files;
 pub mod manifest;
-mod order;
 mod progress;
 mod reader;
 pub mod select;
+mod sink;
 pub mod stream;
+mod threads;
 mod worker;
 mod writer;
 
@@ -49,10 +53,10 @@ pub use files::{done_path, drop_done, is_done, tmp_path};
 pub use progress::{Progress, Snapshot};
 
 use crate::classify::Models;
-use order::{Channels, channels};
-use reader::reader;
-use worker::{Done, worker};
-use writer::writer;
+use progress::Reporter;
+use sink::Tally;
+use threads::{Setup, start};
+use writer::{Files, render};
 
 /// What a run did.
 #[derive(Debug, Clone, Default)]
@@ -73,44 +77,37 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
-/// Run the pipeline over all inputs.
+/// Run the pipeline over all inputs, writing their output files.
 pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
-    let model_sum = models.checksum();
+    let model_sum = models.checksum().to_string();
     fs::create_dir_all(&cfg.out_dir)?;
     let started = Instant::now();
-    let summary = run_threads(cfg, &models, model_sum)?;
+    let inputs = Arc::new(cfg.inputs.clone());
+    let (doc, formats) = (cfg.doc, cfg.formats);
+    let mut running = start(
+        Setup {
+            inputs: Arc::clone(&inputs),
+            models,
+            doc,
+            threads: cfg.threads,
+            max_payload: cfg.max_payload,
+            retry: cfg.retry,
+        },
+        move |d| render(&d, &doc, formats),
+    );
+    let mut tally = Tally::new(inputs, cfg.exact_dups, Files::new(cfg, &model_sum));
+    let mut progress = Reporter::new(cfg.progress.clone(), cfg.inputs.len());
+    while let Some(done) = running.next() {
+        tally.take(done)?;
+        progress.update(&tally.summary, false);
+    }
+    progress.update(&tally.summary, true);
+    running.join();
+    let summary = tally.summary;
     Ok(Summary {
         elapsed: started.elapsed(),
         interrupted: interrupted(&summary, cfg.inputs.len()),
         ..summary
-    })
-}
-
-/// Start the reader and the workers, and write their results on this thread until the last
-/// one.
-fn run_threads(cfg: &RunConfig, models: &Arc<Models>, model_sum: &str) -> io::Result<Summary> {
-    let threads = cfg.threads.max(1);
-    let Channels {
-        job_tx,
-        job_rx,
-        done_tx,
-        done_rx,
-        token_tx,
-        token_rx,
-    } = channels::<Done>(threads);
-    std::thread::scope(|s| {
-        let inputs = &cfg.inputs;
-        let max_payload = cfg.max_payload;
-        let retry = cfg.retry;
-        s.spawn(move || reader(inputs, max_payload, retry, job_tx, token_rx));
-        for _ in 0..threads {
-            let (rx, tx, models) = (job_rx.clone(), done_tx.clone(), Arc::clone(models));
-            let (doc_cfg, formats) = (cfg.doc, cfg.formats);
-            s.spawn(move || worker(inputs, &models, &doc_cfg, formats, max_payload, rx, tx));
-        }
-        drop(done_tx);
-        drop(job_rx);
-        writer(cfg, model_sum, done_rx, token_tx)
     })
 }
 

@@ -100,7 +100,7 @@ impl Reporter {
     }
 
     /// Report if it is time to (`last`: the final report).
-    pub(super) fn update(&mut self, s: &Summary, bytes: u64, last: bool) {
+    pub(super) fn update(&mut self, s: &Summary, last: bool) {
         let every = match &self.mode {
             Progress::Off => return,
             Progress::Jsonl { interval } | Progress::Call { interval, .. } => *interval,
@@ -116,7 +116,7 @@ impl Reporter {
             files_failed: s.files_failed.len(),
             records: s.records,
             documents: s.documents,
-            bytes,
+            bytes: s.bytes,
             last,
         };
         match &self.mode {

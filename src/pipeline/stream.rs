@@ -1,24 +1,21 @@
-//! Documents of WARC inputs as an iterator, for library users: the reader thread and worker
-//! threads of [`super::run`], with the consumer in place of the writer. Documents come in
-//! input order whatever the number of workers, and memory stays bounded: the reader waits
-//! while the consumer is more than a window of records behind.
+//! Documents of WARC inputs as an iterator, for library users: the pipeline of [`super::run`]
+//! with a queue of documents in place of the file writer. Documents come in input order
+//! whatever the number of workers, and memory stays bounded: the reader waits while the
+//! consumer is more than a window of records behind.
 
-use std::collections::BTreeMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::collections::{BTreeMap, VecDeque};
+use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crossbeam_channel::{Receiver, Sender};
-use rustc_hash::FxHashMap;
-
 use super::config::{Input, MAX_PAYLOAD};
-use super::dups::first_with_text;
-use super::order::{Channels, Reorder, channels};
-use super::reader::{Job, not_a_warc, reader};
-use super::select::record_page;
+use super::dups::ExactDups;
+use super::sink::{Failure, Sink, Tally};
+use super::threads::{Running, Setup, start};
 use crate::classify::Models;
-use crate::document::{self, Config, Document, StageTimes};
-use crate::fate::Fate;
+use crate::document::{Config, Document};
+use crate::error::{Error, ErrorKind};
+use crate::output::stats::FileStats;
 use crate::warc::Retry;
 
 /// Settings of a stream.
@@ -54,49 +51,73 @@ pub struct StreamStats {
     pub documents: u64,
     /// Records by fate (`written`, `skipped.not_html`, …).
     pub fates: BTreeMap<String, u64>,
-    /// Damaged stretches of the inputs that held no readable record, by reason.
+    /// Damaged stretches of the inputs that held no readable record, and inputs that failed
+    /// (`io_error`, `not_warc`), by reason.
     pub stream_errors: BTreeMap<String, u64>,
 }
 
-/// An input that could not be read to its end (the documents read before it were yielded).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError {
-    /// The input as given.
-    pub input: String,
-    /// Why reading stopped.
-    pub message: String,
-}
-
-impl std::fmt::Display for InputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.input, self.message)
+impl StreamStats {
+    /// Add an input's statistics.
+    fn add(&mut self, s: &FileStats) {
+        self.records += s.records;
+        self.documents += s.documents;
+        for (map, from) in [
+            (&mut self.fates, &s.fates),
+            (&mut self.stream_errors, &s.stream_errors),
+        ] {
+            for (k, n) in from {
+                FileStats::bump(map, k, *n);
+            }
+        }
     }
 }
 
-impl std::error::Error for InputError {}
+/// The sink of a stream: documents and errors queued for [`Documents::next`], and the
+/// statistics of the inputs ended.
+struct Queue {
+    items: VecDeque<Result<Document, Error>>,
+    /// The input being read, for its error.
+    input: String,
+    ended: StreamStats,
+}
 
-enum Out {
-    Start(usize),
-    /// A record's `WARC-Type` and its document or fate.
-    Record(String, Result<Box<Document>, Fate>),
-    Skipped(&'static str),
-    /// The end of an input: the error that stopped reading it, and its length.
-    End(Option<String>, u64),
-    Abort,
+impl Sink for Queue {
+    type Doc = Document;
+
+    fn start(&mut self, input: &Input) -> io::Result<()> {
+        self.input = input.location.to_string();
+        Ok(())
+    }
+
+    fn document(
+        &mut self,
+        mut doc: Document,
+        first: Option<String>,
+        _: &mut FileStats,
+    ) -> io::Result<()> {
+        doc.duplicate_of = first;
+        self.items.push_back(Ok(doc));
+        Ok(())
+    }
+
+    fn end(&mut self, stats: &FileStats, failure: Option<&Failure>) -> io::Result<()> {
+        self.ended.add(stats);
+        if let Some(f) = failure {
+            // The words `process` prints for a failed input.
+            let message = format!("{}: {}", self.input, f.message);
+            let e = Error::new(ErrorKind::Input, message).concerning(&self.input);
+            self.items.push_back(Err(e));
+        }
+        Ok(())
+    }
+
+    fn abort(&mut self) {}
 }
 
 /// The documents of a stream's inputs in input order; see [`stream`].
 pub struct Documents {
-    inputs: Arc<Vec<Input>>,
-    rx: Receiver<Vec<(u64, Out)>>,
-    /// The results in input order, tokens back to the reader.
-    order: Reorder<Out>,
-    /// Text fingerprints of the current input's documents, with the id of the first one.
-    seen: FxHashMap<u128, String>,
-    current: usize,
-    /// The current input's records by `WARC-Type`.
-    types: BTreeMap<String, u64>,
-    stats: StreamStats,
+    running: Running<Document>,
+    tally: Tally<Queue>,
     /// A file to remove when the stream is dropped (standard input spooled to disk).
     spooled: Option<PathBuf>,
 }
@@ -105,88 +126,41 @@ pub struct Documents {
 /// threads. Each document is yielded once the ones before it have been; a document with the
 /// same text as an earlier one of its input gets [`Document::duplicate_of`]. An input that
 /// cannot be read to its end, or that holds no WARC record (or only a WET or WAT file's), yields
-/// an [`InputError`] after its readable documents, and the stream goes on with the next input.
+/// an input [`Error`] after its readable documents, and the stream goes on with the next input.
 /// Dropping the iterator stops the threads.
 pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Documents {
-    let threads = cfg.threads.max(1);
-    let Channels {
-        job_tx,
-        job_rx,
-        done_tx,
-        done_rx,
-        token_tx,
-        token_rx,
-    } = channels::<Out>(threads);
     let inputs = Arc::new(inputs);
-    let (max_payload, retry) = (cfg.max_payload, cfg.retry);
-    {
-        let inputs = Arc::clone(&inputs);
-        std::thread::spawn(move || reader(&inputs, max_payload, retry, job_tx, token_rx));
-    }
-    for _ in 0..threads {
-        let (rx, tx, models) = (job_rx.clone(), done_tx.clone(), Arc::clone(&models));
-        let (inputs, doc_cfg) = (Arc::clone(&inputs), cfg.doc);
-        std::thread::spawn(move || worker(&inputs, &models, &doc_cfg, max_payload, rx, tx));
-    }
+    let running = start(
+        Setup {
+            inputs: Arc::clone(&inputs),
+            models,
+            doc: cfg.doc,
+            threads: cfg.threads,
+            max_payload: cfg.max_payload,
+            retry: cfg.retry,
+        },
+        |d| d,
+    );
+    let queue = Queue {
+        items: VecDeque::new(),
+        input: String::new(),
+        ended: StreamStats::default(),
+    };
     Documents {
-        inputs,
-        rx: done_rx,
-        order: Reorder::new(token_tx),
-        seen: FxHashMap::default(),
-        current: 0,
-        types: BTreeMap::new(),
-        stats: StreamStats::default(),
+        running,
+        tally: Tally::new(inputs, ExactDups::Mark, queue),
         spooled: None,
-    }
-}
-
-fn worker(
-    inputs: &[Input],
-    models: &Models,
-    cfg: &Config,
-    max_payload: u64,
-    rx: Receiver<Vec<(u64, Job)>>,
-    tx: Sender<Vec<(u64, Out)>>,
-) {
-    for batch in rx {
-        let out = batch.into_iter().map(|(seq, job)| {
-            let out = match job {
-                Job::Start { file } => Out::Start(file),
-                Job::End { error, bytes } => Out::End(error, bytes),
-                Job::Abort => Out::Abort,
-                Job::Skipped { reason, .. } => Out::Skipped(reason),
-                Job::TooLarge(r) => Out::Record(r.warc_type, Err(Fate::PayloadTooLarge)),
-                Job::Broken(r) => Out::Record(r.warc_type, Err(Fate::ReadError)),
-                Job::Record(r, file) => {
-                    let res = catch_unwind(AssertUnwindSafe(|| {
-                        let mut decoded = Vec::new();
-                        let page =
-                            record_page(&r, &inputs[file].arcfile, max_payload, &mut decoded)?;
-                        document::analyze(page, models, cfg, &mut StageTimes::default())
-                            .map_err(|s| s.fate())
-                    }));
-                    let warc_type = r.warc_type.clone();
-                    Out::Record(
-                        warc_type,
-                        match res {
-                            Ok(r) => r.map(Box::new),
-                            Err(_) => Err(Fate::Panic),
-                        },
-                    )
-                }
-            };
-            (seq, out)
-        });
-        if tx.send(out.collect()).is_err() {
-            return;
-        }
     }
 }
 
 impl Documents {
     /// What became of the records read so far.
-    pub fn stats(&self) -> &StreamStats {
-        &self.stats
+    pub fn stats(&self) -> StreamStats {
+        let mut s = self.tally.sink.ended.clone();
+        if let Some(current) = self.tally.current() {
+            s.add(current);
+        }
+        s
     }
 
     /// Remove `path` when the stream is dropped.
@@ -196,56 +170,15 @@ impl Documents {
 }
 
 impl Iterator for Documents {
-    type Item = Result<Document, InputError>;
+    type Item = Result<Document, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            while let Some(out) = self.order.pop() {
-                match out {
-                    Out::Start(file) => {
-                        self.current = file;
-                        self.seen.clear();
-                        self.types.clear();
-                    }
-                    Out::Record(warc_type, result) => {
-                        self.stats.records += 1;
-                        *self.types.entry(warc_type).or_default() += 1;
-                        let mut doc = match result {
-                            Ok(doc) => doc,
-                            Err(fate) => {
-                                *self.stats.fates.entry(fate.name().into()).or_default() += 1;
-                                continue;
-                            }
-                        };
-                        self.stats.documents += 1;
-                        *self
-                            .stats
-                            .fates
-                            .entry(Fate::Written.name().into())
-                            .or_default() += 1;
-                        doc.duplicate_of =
-                            first_with_text(&mut self.seen, doc.fingerprint, &doc.id);
-                        return Some(Ok(*doc));
-                    }
-                    Out::Skipped(reason) => {
-                        *self.stats.stream_errors.entry(reason.into()).or_default() += 1;
-                    }
-                    Out::Abort => {}
-                    Out::End(error, bytes) => {
-                        let failure = error.or_else(|| not_a_warc(&self.types, bytes));
-                        if let Some(message) = failure {
-                            return Some(Err(InputError {
-                                input: self.inputs[self.current].location.to_string(),
-                                message,
-                            }));
-                        }
-                    }
-                }
+            if let Some(item) = self.tally.sink.items.pop_front() {
+                return Some(item);
             }
-            match self.rx.recv() {
-                Ok(batch) => self.order.extend(batch),
-                Err(_) => return None,
-            }
+            let done = self.running.next()?;
+            self.tally.take(done).expect("the queue writes nothing");
         }
     }
 }
