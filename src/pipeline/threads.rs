@@ -49,14 +49,11 @@ where
     M: Fn(Document) -> D + Send + Sync + 'static,
 {
     let n = setup.threads.max(1);
-    let Channels {
-        job_tx,
-        job_rx,
-        done_tx,
-        done_rx,
-        token_tx,
-        token_rx,
-    } = channels::<Done<D>>(n);
+    // Batches of jobs from the reader to the workers, batches of results from the workers to
+    // the consumer, and the tokens of the window.
+    let (job_tx, job_rx) = bounded::<Vec<(u64, Job)>>(2 * n);
+    let (done_tx, done_rx) = bounded::<Vec<(u64, Done<D>)>>(2 * n);
+    let (token_tx, token_rx) = full_window(n);
     let mut threads = Vec::with_capacity(n + 1);
     let (inputs, max_payload, retry) = (Arc::clone(&setup.inputs), setup.max_payload, setup.retry);
     threads.push(std::thread::spawn(move || {
@@ -99,40 +96,15 @@ impl<D> Running<D> {
     }
 }
 
-/// The channels between the reader, the workers and the consumer of their results, and the
-/// tokens of the window.
-struct Channels<D> {
-    /// Batches of jobs, from the reader to the workers.
-    job_tx: Sender<Vec<(u64, Job)>>,
-    /// The workers' end of `job_tx`.
-    job_rx: Receiver<Vec<(u64, Job)>>,
-    /// Batches of results, from the workers to the consumer.
-    done_tx: Sender<Vec<(u64, D)>>,
-    /// The consumer's end of `done_tx`.
-    done_rx: Receiver<Vec<(u64, D)>>,
-    /// Where the consumer gives tokens back.
-    token_tx: Sender<()>,
-    /// Where the reader takes a token per item.
-    token_rx: Receiver<()>,
-}
-
-/// [`Channels`] for `threads` workers, the window full of tokens.
-fn channels<D>(threads: usize) -> Channels<D> {
+/// The window for `threads` workers, full of tokens: the reader takes one per item from the
+/// receiver, the consumer gives it back through the sender once the item is consumed in order.
+fn full_window(threads: usize) -> (Sender<()>, Receiver<()>) {
     let window = 64 * threads + 64;
-    let (job_tx, job_rx) = bounded(2 * threads);
-    let (done_tx, done_rx) = bounded(2 * threads);
     let (token_tx, token_rx) = bounded(window);
     for _ in 0..window {
         token_tx.send(()).expect("fresh channel");
     }
-    Channels {
-        job_tx,
-        job_rx,
-        done_tx,
-        done_rx,
-        token_tx,
-        token_rx,
-    }
+    (token_tx, token_rx)
 }
 
 /// The consumer's side of the window: results as they come from the workers, in any order,
@@ -173,9 +145,7 @@ mod tests {
 
     #[test]
     fn results_come_out_in_order_and_each_gives_its_token_back() {
-        let Channels {
-            token_tx, token_rx, ..
-        } = channels::<&str>(1);
+        let (token_tx, token_rx) = full_window(1);
         let window = token_rx.len();
         assert_eq!(window, 128);
         for _ in 0..3 {
