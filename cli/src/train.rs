@@ -553,8 +553,7 @@ fn train_profile(a: TrainProfileArgs) -> CliResult {
         a.words,
         a.limit,
         a.min_tokens,
-    )
-    .map_err(Error::usage)?;
+    )?;
     std::fs::write(&a.out, p.to_text()).map_err(|e| Error::output(a.out.display(), e))?;
     eprintln!(
         "cowrex: {} documents read, {} in {}, {} with at least {} tokens; profile of {} words in {}",

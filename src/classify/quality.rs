@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::error::{Error, ErrorKind};
 use crate::shingle;
 
 /// One profile word.
@@ -62,8 +63,10 @@ impl TokenCounts {
 }
 
 impl Profile {
-    /// Parse a profile file; `lang` is used when the file has no `#lang=` line.
-    pub fn parse(text: &str, lang: &str) -> Result<Profile, String> {
+    /// Parse a profile file; `lang` is used when the file has no `#lang=` line. A text that
+    /// is not a profile is a model error (its message says which line).
+    pub fn parse(text: &str, lang: &str) -> Result<Profile, Error> {
+        let bad = |m: String| Error::new(ErrorKind::Model, m);
         let mut p = Profile {
             lang: lang.to_string(),
             docs: 0,
@@ -89,10 +92,16 @@ impl Profile {
                 f.get(2).and_then(|s| num(s)),
                 f.get(3).and_then(|s| num(s)),
             ) else {
-                return Err(format!("line {}: expected WORD|mean|stdev|limit", n + 1));
+                return Err(bad(format!(
+                    "line {}: expected WORD|mean|stdev|limit",
+                    n + 1
+                )));
             };
             if f.len() != 4 || f[0].is_empty() {
-                return Err(format!("line {}: expected WORD|mean|stdev|limit", n + 1));
+                return Err(bad(format!(
+                    "line {}: expected WORD|mean|stdev|limit",
+                    n + 1
+                )));
             }
             p.words.push(ProfileWord {
                 word: f[0].to_string(),
@@ -102,7 +111,7 @@ impl Profile {
             });
         }
         if p.words.is_empty() {
-            return Err("no profile words".into());
+            return Err(bad("no profile words".into()));
         }
         Ok(p)
     }
@@ -147,7 +156,7 @@ impl Profile {
         words: usize,
         limit: f64,
         min_tokens: usize,
-    ) -> Result<Profile, String> {
+    ) -> Result<Profile, Error> {
         let mut freqs: Vec<HashMap<String, f64>> = Vec::new();
         for d in docs {
             let tokens = shingle::Tokens::of(d);
@@ -164,10 +173,10 @@ impl Profile {
             );
         }
         if freqs.len() < 2 {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "{} documents with at least {min_tokens} tokens; a profile needs 2 or more",
                 freqs.len()
-            ));
+            )));
         }
         let mut sums: HashMap<&str, f64> = HashMap::new();
         for f in &freqs {

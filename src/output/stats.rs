@@ -111,7 +111,8 @@ pub fn merge(files: &[serde_json::Value]) -> Result<serde_json::Value, Error> {
         into: &mut Map<String, Value>,
         from: &Map<String, Value>,
         path: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
+        let bad = |m: String| Error::new(ErrorKind::Input, m);
         for (k, v) in from {
             let here = format!("{path}{k}");
             match (into.get_mut(k), v) {
@@ -125,10 +126,10 @@ pub fn merge(files: &[serde_json::Value]) -> Result<serde_json::Value, Error> {
                         _ => serde_json::Number::from_f64(
                             a.as_f64().unwrap_or(0.0) + b.as_f64().unwrap_or(0.0),
                         )
-                        .ok_or_else(|| format!("{here}: not a finite number"))?,
+                        .ok_or_else(|| bad(format!("{here}: not a finite number")))?,
                     };
                 }
-                _ => return Err(format!("{here}: values of different kinds")),
+                _ => return Err(bad(format!("{here}: values of different kinds"))),
             }
         }
         Ok(())
@@ -143,7 +144,7 @@ pub fn merge(files: &[serde_json::Value]) -> Result<serde_json::Value, Error> {
         if let Some(i) = m.remove("input") {
             inputs.push(i);
         }
-        add(&mut total, &m, "").map_err(|m| Error::new(ErrorKind::Input, m))?;
+        add(&mut total, &m, "")?;
     }
     total.insert("files".into(), inputs.len().into());
     total.insert("inputs".into(), Value::Array(inputs));
