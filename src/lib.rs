@@ -37,23 +37,3 @@ pub use document::{Block, Document};
 pub use error::Error;
 pub use extractor::{Builder, Extractor, Options};
 pub use pipeline::stream::{Documents, StreamStats};
-
-/// Lower-case hexadecimal of bytes (checksums, ids).
-pub fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-/// Open a file, gzipped or not.
-pub fn open_maybe_gz(path: &std::path::Path) -> std::io::Result<Box<dyn std::io::BufRead>> {
-    use std::io::{BufRead, BufReader};
-    let mut f = BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
-    let gz = f.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    Ok(if gz {
-        Box::new(BufReader::with_capacity(
-            1 << 16,
-            flate2::bufread::MultiGzDecoder::new(f),
-        ))
-    } else {
-        Box::new(f)
-    })
-}

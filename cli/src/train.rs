@@ -523,7 +523,7 @@ fn train_profile(a: TrainProfileArgs) -> CliResult {
     for f in &files {
         let name = f.to_string_lossy();
         let mut text = String::new();
-        cowrex::open_maybe_gz(f)
+        cowrex::output::gz::open(f)
             .and_then(|mut r| std::io::Read::read_to_string(&mut r, &mut text))
             .map_err(|e| Error::input(f.display(), e))?;
         if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {

@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::path::Path;
 
-use crate::open_maybe_gz;
+use super::gz;
 use crate::shingle::ID_LEN;
 
 /// What filtering one file did.
@@ -72,12 +72,12 @@ impl Filter {
     /// Filter `input` into `output`; the output is gzipped and read as JSONL when the
     /// input's name says so (`.gz`, `.jsonl`, `.jsonl.gz`).
     pub fn file(&mut self, input: &Path, output: &Path) -> io::Result<FilterStats> {
-        let reader = open_maybe_gz(input)?;
+        let reader = gz::open(input)?;
         let f = BufWriter::with_capacity(1 << 16, File::create(output)?);
         let name = input.to_string_lossy();
         let jsonl = name.ends_with(".jsonl") || name.ends_with(".jsonl.gz");
         let st = if name.ends_with(".gz") {
-            let mut w = super::gz::GzMembers::new(f, super::gz::DEFAULT_LEVEL);
+            let mut w = gz::GzMembers::new(f, gz::DEFAULT_LEVEL);
             let st = self.copy(reader, &mut w, jsonl)?;
             w.finish()?.flush()?;
             st

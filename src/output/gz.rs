@@ -1,5 +1,5 @@
-//! gzip output as a series of gzip members of about 1 MiB of text each, compressed by
-//! libdeflate.
+//! Gzip files: [`open`] reads a file that may be gzipped; [`GzMembers`] writes output as a
+//! series of gzip members of about 1 MiB of text each, compressed by libdeflate.
 //!
 //! libdeflate compresses a whole buffer at a time, about 2.5 times faster than zlib-rs's
 //! streaming encoder at the same size (`scripts/bench.py`; `docs/performance.md`, "Output compression"). Concatenated
@@ -7,9 +7,24 @@
 //! `flate2::read::MultiGzDecoder` read them as one text. Where the members end depends only on
 //! the sequence of writes, so the output stays deterministic.
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::Path;
 
 use libdeflater::{CompressionLvl, Compressor};
+
+/// Open a file to read, gunzipping it if it starts like gzip (`.gz` or not).
+pub fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
+    let mut f = BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
+    let gz = f.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+    Ok(if gz {
+        Box::new(BufReader::with_capacity(
+            1 << 16,
+            flate2::bufread::MultiGzDecoder::new(f),
+        ))
+    } else {
+        Box::new(f)
+    })
+}
 
 /// Text compressed into one member once this much is pending.
 pub const MEMBER_BYTES: usize = 1 << 20;

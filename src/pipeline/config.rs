@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::dups::ExactDups;
 use super::progress::Progress;
 use crate::document::Config;
-use crate::hex;
+use crate::output::hex;
 use crate::warc::{Location, Retry};
 
 /// The default cap on a record's block, in bytes (`--max-payload`).

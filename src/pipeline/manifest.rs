@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 
 use super::config::Input;
 use crate::error::{Error, ErrorKind};
-use crate::open_maybe_gz;
+use crate::output::gz;
 use crate::warc::Location;
 
 /// The non-empty lines of a manifest (gzipped or not), trimmed.
 pub fn read(path: &Path) -> io::Result<Vec<String>> {
     let mut lines = Vec::new();
-    for line in open_maybe_gz(path)?.lines() {
+    for line in gz::open(path)?.lines() {
         let line = line?;
         let line = line.trim();
         if !line.is_empty() {

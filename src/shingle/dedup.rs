@@ -342,7 +342,7 @@ fn is_id(b: &[u8]) -> bool {
 
 /// Read a blacklist (one id per line; other lines are an error).
 pub fn read_blacklist(path: &Path, into: &mut HashSet<[u8; ID_LEN]>) -> io::Result<()> {
-    for (n, line) in crate::open_maybe_gz(path)?.split(b'\n').enumerate() {
+    for (n, line) in crate::output::gz::open(path)?.split(b'\n').enumerate() {
         let line = line?;
         let line = line.trim_ascii_end();
         if line.is_empty() {
@@ -400,7 +400,7 @@ pub fn dedup(
     let tmp = TempDir::new(&cfg.tmp_dir)?;
     let mut shingles = Sorter::<Shingle>::new(cfg, &tmp.0, "shingles");
     for path in inputs {
-        let reader = crate::open_maybe_gz(path).map_err(|e| input_failure(path, e))?;
+        let reader = crate::output::gz::open(path).map_err(|e| input_failure(path, e))?;
         for (n, line) in reader.split(b'\n').enumerate() {
             let line = line.map_err(|e| input_failure(path, e))?;
             st.lines += 1;
