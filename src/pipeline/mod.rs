@@ -2,7 +2,7 @@
 //! channels in between and a window of sequence numbers that bounds how far the reader may
 //! run ahead of the consumer (so memory does not grow with the input). The consumer is
 //! `process`'s file writer ([`run`]) or the documents iterator that library and Python users
-//! read ([`stream`]); both are a [`sink::Sink`] behind the same counting.
+//! read ([`stream`]); both are a `Sink` behind the same counting.
 //!
 //! Every item carries a sequence number; the consumer takes items in input order, so the
 //! output is byte-identical whatever the number of workers. Items travel in batches (up to 16
@@ -17,7 +17,7 @@
 //! - `worker.rs`: the worker threads, which select and analyse each record and make its
 //!   document into what the consumer takes;
 //! - `sink.rs`: the consumer, which counts every record in its input's statistics and finds
-//!   exact duplicates, and the [`sink::Sink`] interface it hands documents to;
+//!   exact duplicates, and the `Sink` interface it hands documents to;
 //! - `writer.rs`: the file writer, the sink of `process`, with the rendering its workers do;
 //! - `files.rs`: an input's output files, written under temporary names and renamed once
 //!   complete, its `S.stats.json` and `S.done.json` ([`tmp_path`], [`done_path`], [`is_done`],

@@ -1,0 +1,119 @@
+//! The settings of document analysis ([`Config`]): the threshold, caps, filter, what is
+//! computed, and how blocks and text are written.
+
+use crate::classify::detector::Favor;
+use crate::html::{Limits, Syntax};
+
+/// What happens to blocks whose text repeats an earlier block's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum DupBlocks {
+    /// Written as `<dup idx="…" of="…">` (texrex).
+    #[default]
+    Mark,
+    /// Not written.
+    Drop,
+    /// Not detected: written as ordinary blocks.
+    Keep,
+}
+
+/// texrex's document filter (`DecideThreshs`); off unless configured.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct DocFilter {
+    /// Fewest content blocks ([`super::DocFigures::nbd`]).
+    pub min_divs: usize,
+    /// Fewest characters in content blocks ([`super::DocFigures::nbc`]).
+    pub min_chars: usize,
+    /// Lowest share of characters in content blocks ([`super::DocFigures::nbcprop`]).
+    pub min_char_prop: f64,
+    /// Lowest share of blocks that are content ([`super::DocFigures::nbdprop`]).
+    pub min_div_prop: f64,
+}
+
+impl Default for DocFilter {
+    /// texrex's INI values: 1 block, 500 characters, 0.25 and 0.1.
+    fn default() -> Self {
+        DocFilter {
+            min_divs: 1,
+            min_chars: 500,
+            min_char_prop: 0.25,
+            min_div_prop: 0.1,
+        }
+    }
+}
+
+/// Analysis settings.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Config {
+    /// A block with `bpv` above this is boilerplate; `None`: each document's
+    /// [`super::decision_threshold`].
+    pub threshold: Option<f32>,
+    /// What that threshold favours, where it is the expected-F cut ([`Favor`]).
+    pub favor: Favor,
+    /// Caps that bound segmentation's work per document.
+    pub limits: Limits,
+    /// How the segmenter recognises tags.
+    pub syntax: Syntax,
+    /// texrex's document filter; `None`: off.
+    pub filter: Option<DocFilter>,
+    /// Documents with a badness above this are skipped (`skipped.bad_quality`).
+    pub max_badness: Option<f64>,
+    /// Blocks of at least this many bytes (and `bpv` ≤ the threshold) are the content that
+    /// shingles and badness are computed from (texrex's `MinLength`, 100).
+    pub min_length: usize,
+    /// Compute each document's min-hash fingerprint ([`super::Document::shingles`]).
+    pub shingles: bool,
+    /// Extract links ([`super::Document::links`]).
+    pub links: bool,
+    /// What happens to blocks whose text repeats an earlier block's.
+    pub dup_blocks: DupBlocks,
+    /// JSONL documents have a `markdown` field: `Some(links)`, with links or without.
+    pub markdown: Option<bool>,
+    /// What the output text masks (texrex's placeholders), [`super::Block::text`].
+    pub mask: Mask,
+    /// The output text is texrex's second-pass text ([`super::Block::cleansed`]) instead of the
+    /// page's: texrex's output, for comparisons with texrex's corpora.
+    pub texrex_text: bool,
+    /// Blocks keep their inline markup ([`super::Block::marked`]) for Markdown's emphasis, code
+    /// spans and links; without it Markdown has the blocks' plain text.
+    pub marks: bool,
+}
+
+/// What the output text masks with texrex's placeholders (`emailblank`, `uriblank`,
+/// `hashtagblank`), by texrex's patterns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Mask {
+    /// E-mail addresses become `emailblank`.
+    pub email: bool,
+    /// URIs become `uriblank`.
+    pub uri: bool,
+    /// Hashtags become `hashtagblank`.
+    pub hashtag: bool,
+}
+
+impl Mask {
+    /// Whether anything is masked.
+    pub fn any(self) -> bool {
+        self.email || self.uri || self.hashtag
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            threshold: None,
+            favor: Favor::Balanced,
+            limits: Limits::default(),
+            syntax: Syntax::Html5,
+            filter: None,
+            max_badness: None,
+            min_length: 100,
+            shingles: true,
+            links: false,
+            dup_blocks: DupBlocks::Mark,
+            markdown: None,
+            mask: Mask::default(),
+            texrex_text: false,
+            marks: true,
+        }
+    }
+}
