@@ -21,6 +21,8 @@ registry::detectors! {
     justext,
     boilerpipe,
     combined,
+    #[cfg(feature = "toy-detector")]
+    toy,
 }
 
 use std::any::Any;
