@@ -1,6 +1,10 @@
 #!/bin/sh
 # All the tests: Rust (`cargo test --release`), then the Python package (python/), built and
-# installed by pip into a virtual environment under target/, with pytest and datatrove.
+# installed by pip into a virtual environment under target/, with pytest and datatrove; then
+# the toy detector's tests (the `toy-detector` feature: a detector added in one file and one
+# registry line shows in the command line's outputs and in Python), in a debug build so that
+# the release binary stays without it, and with the package built with it in a virtual
+# environment of its own.
 #
 #   sh scripts/test.sh [PYTEST_ARGS...]
 set -eu
@@ -12,3 +16,10 @@ venv=target/pytest-venv
 "$venv/bin/python" -m pip install -q pytest "datatrove[io]"
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 COWREX_BIN="$PWD/target/release/cowrex" "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests "$@"
+cargo test -p cowrex-cli --features toy-detector --test toy
+toy=target/pytest-venv-toy
+[ -x "$toy/bin/python" ] || python3 -m venv "$toy"
+"$toy/bin/python" -m pip install -q pytest
+MATURIN_PEP517_ARGS="--features toy-detector" \
+    "$toy/bin/python" -m pip install -q --force-reinstall --no-deps ./python
+COWREX_TOY=1 "$toy/bin/python" -m pytest -q -p no:cacheprovider python/tests/test_api.py -k toy

@@ -18,11 +18,12 @@
 //! }
 //! ```
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::classify::{self, LangChoice, Models, NgramChoice, Scorer, mlp};
+use crate::classify::{self, LangChoice, Models, NgramChoice, Scorer, registry};
 use crate::document::{self, Config, Document, Meta, Page, StageTimes};
 use crate::error::ErrorKind;
 use crate::fate::Fate;
@@ -39,14 +40,10 @@ pub struct Options {
     pub lang: LangChoice,
     /// Which n-gram model scores blocks.
     pub ngram: NgramChoice,
-    /// An MLP file (cowrex compact format or FANN `.net`) for every document.
-    pub mlp_model: Option<PathBuf>,
-    /// An n-gram model file (from `cowrex train ngram`).
-    pub ngram_model: Option<PathBuf>,
-    /// A combined model file (from `cowrex train combined`).
-    pub combined_model: Option<PathBuf>,
-    /// A markup model file (from `cowrex train markup`).
-    pub markup_model: Option<PathBuf>,
+    /// Model files that replace the detectors' built-in models, by the option each detector
+    /// declares ([`registry::model_files`]): `model` (an MLP for every document),
+    /// `ngram_model`, `markup_model`, `combined_model`, ….
+    pub model_files: BTreeMap<String, PathBuf>,
     /// Text-quality profiles (from `cowrex train profile`) instead of the built-in ones.
     pub profiles: Vec<PathBuf>,
     /// Thresholds, caps, syntax and what is computed per document.
@@ -61,10 +58,7 @@ impl Default for Options {
             scorer: Scorer::combined(),
             lang: LangChoice::Auto,
             ngram: NgramChoice::Auto,
-            mlp_model: None,
-            ngram_model: None,
-            combined_model: None,
-            markup_model: None,
+            model_files: BTreeMap::new(),
             profiles: Vec::new(),
             config: Config {
                 shingles: false,
@@ -85,16 +79,25 @@ impl Options {
     /// Load the models these options name.
     pub fn models(&self) -> Result<Models, Error> {
         let bad = |p: &Path, e: &dyn std::fmt::Display| Error::model(p, e.to_string());
-        let mlp = self.mlp_model.as_deref().map(mlp::Mlp::load).transpose()?;
-        let ngram_file = match &self.ngram_model {
-            None => None,
-            Some(p) => {
+        if let Some(option) = self
+            .model_files
+            .keys()
+            .find(|o| registry::model_file(o).is_none())
+        {
+            let options: Vec<&str> = registry::model_files().map(|f| f.option).collect();
+            return Err(Error::usage(format!(
+                "unknown model file option {option:?}: one of {}",
+                options.join(", ")
+            )));
+        }
+        let mut models = Models::new(self.lang, self.ngram);
+        for file in registry::model_files() {
+            if let Some(p) = self.model_files.get(file.option) {
                 let bytes = read_model(p)?;
-                let m = classify::read_ngram(&bytes).map_err(|e| bad(p, &e))?;
-                Some((m, bytes))
+                let model = (file.load)(&bytes).map_err(|e| bad(p, &e))?;
+                models.set_file(file, model, &bytes);
             }
-        };
-        let mut models = Models::new(self.lang, mlp, self.ngram, ngram_file);
+        }
         if !self.profiles.is_empty() {
             let mut profiles = Vec::new();
             for p in &self.profiles {
@@ -107,21 +110,7 @@ impl Options {
             }
             models.set_profiles(classify::quality::Profiles::new(profiles));
         }
-        if let Some(p) = &self.combined_model {
-            let bytes = read_model(p)?;
-            let m = classify::model_text(&bytes)
-                .and_then(|t| classify::combined::Model::parse(&t))
-                .map_err(|e| bad(p, &e))?;
-            models.set_combined(m, &bytes);
-        }
-        if let Some(p) = &self.markup_model {
-            let bytes = read_model(p)?;
-            let m = classify::model_text(&bytes)
-                .and_then(|t| classify::markup::MarkupModel::parse(&t))
-                .map_err(|e| bad(p, &e))?;
-            models.set_markup(m, &bytes);
-        }
-        if self.scorer.name() == "ngram" && self.ngram == NgramChoice::Off {
+        if self.scorer == Scorer::NGRAM && self.ngram == NgramChoice::Off {
             return Err(Error::usage(
                 "--scorer ngram needs n-gram scoring; drop --ngram off",
             ));
@@ -183,27 +172,12 @@ impl Builder {
         self
     }
 
-    /// An MLP file for every page instead of the built-in ones.
-    pub fn mlp_model(mut self, path: impl Into<PathBuf>) -> Builder {
-        self.options.mlp_model = Some(path.into());
-        self
-    }
-
-    /// An n-gram model file (from `cowrex train ngram`).
-    pub fn ngram_model(mut self, path: impl Into<PathBuf>) -> Builder {
-        self.options.ngram_model = Some(path.into());
-        self
-    }
-
-    /// A combined model file (from `cowrex train combined`).
-    pub fn combined_model(mut self, path: impl Into<PathBuf>) -> Builder {
-        self.options.combined_model = Some(path.into());
-        self
-    }
-
-    /// A markup model file (from `cowrex train markup`).
-    pub fn markup_model(mut self, path: impl Into<PathBuf>) -> Builder {
-        self.options.markup_model = Some(path.into());
+    /// A model file for the detector that declares `option` ([`Options::model_files`]):
+    /// `.model_file("combined_model", path)`; an unknown option fails [`Builder::build`].
+    pub fn model_file(mut self, option: &str, path: impl Into<PathBuf>) -> Builder {
+        self.options
+            .model_files
+            .insert(option.to_owned(), path.into());
         self
     }
 

@@ -5,6 +5,9 @@
 //! - `docs/formats.md` names every record fate and every exit code.
 //! - Every relative link in `README.md`, `python/README.md` and `docs/*.md` points to a file
 //!   that exists, and to a heading of it where the link names one.
+//! - The type stub of the Python package (`python/pysrc/cowrex/_cowrex.pyi`) has the
+//!   registry's decisions (`Scorer`) and model files (the options of `Options`); the same
+//!   command regenerates those parts.
 //! - The library depends on none of the command line's crates, and on `ureq` only with its
 //!   `http` feature, as `docs/architecture.md` says.
 //!
@@ -124,6 +127,73 @@ fn cli_md_is_the_help_of_every_command() {
             want.lines().nth(line).unwrap_or(""),
         );
     }
+}
+
+/// `text` with the lines between the line `start` and the line `end` (leading white space
+/// aside) replaced by `lines`.
+fn generated(text: &str, start: &str, end: &str, lines: &[String]) -> String {
+    let mut out = String::new();
+    let (mut inside, mut found) = (false, false);
+    for line in text.lines() {
+        if inside && line.trim_start() == end {
+            inside = false;
+            for l in lines {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        if !inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if line.trim_start() == start {
+            assert!(!inside, "{start:?} twice");
+            inside = true;
+            found = true;
+        }
+    }
+    assert!(found && !inside, "a line {start:?}, then a line {end:?}");
+    out
+}
+
+/// The type stub with the registry's decisions and model files.
+fn stub(have: &str) -> String {
+    use cowrex::classify::registry;
+    let scorers: Vec<String> = registry::decisions()
+        .map(|d| format!("    {:?},", d.name))
+        .collect();
+    let files: Vec<String> = registry::model_files()
+        .flat_map(|f| {
+            [
+                format!("    {}: Union[str, os.PathLike[str]]", f.option),
+                format!("    \"\"\"{}.\"\"\"", f.help),
+            ]
+        })
+        .collect();
+    let text = generated(have, "Scorer = Literal[", "]", &scorers);
+    generated(
+        &text,
+        "# the detectors' model files.",
+        "# End of the detectors' model files.",
+        &files,
+    )
+}
+
+#[test]
+fn the_type_stub_has_the_registrys_decisions_and_model_files() {
+    let path = root().join("python/pysrc/cowrex/_cowrex.pyi");
+    let have = fs::read_to_string(&path).unwrap();
+    let want = stub(&have);
+    if std::env::var_os("COWREX_BLESS").is_some() {
+        fs::write(&path, &want).unwrap();
+        return;
+    }
+    assert!(
+        have == want,
+        "{} lacks the registry's decisions or model files; regenerate it with \
+         `COWREX_BLESS=1 cargo test --release --test docs`",
+        path.display()
+    );
 }
 
 #[test]

@@ -63,9 +63,7 @@ fn agreement(base: &Path, lang: &str, tmp: &Path) -> Agreement {
     };
     let models = classify::Models::new(
         classify::LangChoice::Fixed(classify::ModelLang::En),
-        None,
         classify::NgramChoice::Off,
-        None,
     );
     let cfg = Config {
         syntax: Syntax::Texrex,

@@ -4,13 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use clap::builder::TypedValueParser;
 
 use super::train::GbtArgs;
 use super::{
     BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, load_pages, threads_or_cores,
 };
-use cowrex::classify;
 use cowrex::classify::detector::Cut;
+use cowrex::classify::{self, Scorer};
 use cowrex::document;
 use cowrex::error::{EXIT_OK, Error, ErrorKind};
 use cowrex::eval;
@@ -38,8 +39,8 @@ pub(super) struct EvalArgs {
     /// decision keeps the blocks whose bpv is at most --threshold, by default each page's
     /// expected-F1 threshold for combined and 0.5 for the others (ngram: a score of at least
     /// --bias).
-    #[arg(long, value_parser = super::scorer_values(&[("all", "every block (no boilerplate removal): the baseline")]), default_value = "combined")]
-    scorer: String,
+    #[arg(long, value_parser = super::scorer_values(&[("all", "every block (no boilerplate removal): the baseline")]).map(Chosen), default_value = "combined")]
+    scorer: Chosen,
     /// n-gram and combined scorers: cross-validate, so that no page is scored by a
     /// model trained on it (K folds over the pages of all evaluated sets, as --cv-by says).
     /// The combined model takes its block labels from --blocks where a page has an
@@ -95,10 +96,14 @@ pub(super) struct EvalArgs {
     model: ModelArgs,
 }
 
+/// `eval --scorer`: a decision, or `None` for every block (`all`).
+#[derive(Clone, Copy)]
+struct Chosen(Option<classify::Scorer>);
+
 impl EvalArgs {
     /// The decision chosen (`None`: every block).
     fn decision(&self) -> Option<classify::Scorer> {
-        (self.scorer != "all").then(|| super::scorer(&self.scorer))
+        self.scorer.0
     }
 }
 
@@ -110,10 +115,13 @@ pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
         return vec![true; blocks.len()];
     };
     let bpv = scorer.decision().bpv;
-    let threshold = a.model.threshold.unwrap_or_else(|| match scorer.name() {
-        // A score of at least `bias` bits is a bpv of at most this.
-        "ngram" => 1.0 / (1.0 + a.bias.bias.exp()),
-        _ => document::decision_threshold(blocks, scorer, a.model.favor.into()),
+    let threshold = a.model.threshold.unwrap_or_else(|| {
+        if scorer == Scorer::NGRAM {
+            // A score of at least `bias` bits is a bpv of at most this.
+            1.0 / (1.0 + a.bias.bias.exp())
+        } else {
+            document::decision_threshold(blocks, scorer, a.model.favor.into())
+        }
     });
     blocks.iter().map(|b| bpv(b) <= threshold).collect()
 }
@@ -136,7 +144,8 @@ pub(super) fn cowrex_texts(
     pages: &SetPages,
 ) -> Result<Extraction, Error> {
     let models = load_models(&a.model, a.decision().unwrap_or_default())?;
-    if (a.cv.is_some() || a.loso) && !matches!(a.scorer.as_str(), "ngram" | "combined") {
+    let cross_validated = [Some(Scorer::NGRAM), Some(Scorer::COMBINED)];
+    if (a.cv.is_some() || a.loso) && !cross_validated.contains(&a.decision()) {
         return Err(Error::usage(
             "--cv and --loso apply to --scorer ngram and combined (the MLPs are \
                     cross-validated by `train mlp --cv`)",
@@ -179,7 +188,7 @@ pub(super) fn cowrex_texts(
     if let Some(folds) = &folds {
         let gold: Vec<Option<&str>> = pages.iter().map(|(_, p)| p.gold.as_deref()).collect();
         eval::cross_validate_ngram(&gold, &mut docs, &models, folds);
-        if a.scorer == "combined" {
+        if a.decision() == Some(Scorer::COMBINED) {
             // The combined model's features read the cross-validated n-gram and markup scores.
             let labels = eval::sets::block_labels(
                 a.blocks.as_deref(),
@@ -221,7 +230,7 @@ pub(super) fn cowrex_texts(
     let scorer = match (a.decision(), a.model.threshold) {
         (None, _) => "all blocks".to_string(),
         (Some(s), Some(t)) => format!("{} (threshold {t}{cv})", s.name()),
-        (Some(s), None) if s.name() == "ngram" => format!("ngram (bias {}{cv})", a.bias.bias),
+        (Some(s), None) if s == Scorer::NGRAM => format!("ngram (bias {}{cv})", a.bias.bias),
         (Some(s), None) => match s.decision().cut {
             Cut::ExpectedF => format!(
                 "{} (expected-F threshold per page, favouring {}{cv})",

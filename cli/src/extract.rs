@@ -42,8 +42,8 @@ pub(super) struct ExtractArgs {
     #[arg(long)]
     plain_text: bool,
     /// The scorer whose result is `bpv` and decides what is boilerplate.
-    #[arg(long, value_parser = super::scorer_values(&[]), default_value = "combined")]
-    scorer: String,
+    #[arg(long, value_parser = super::scorer_parser(), default_value = "combined")]
+    scorer: classify::Scorer,
     #[command(flatten)]
     bias: BiasArg,
     #[command(flatten)]
@@ -62,7 +62,7 @@ pub(super) struct FeaturesArgs {
 }
 
 pub(super) fn extract(a: ExtractArgs) -> CliResult {
-    let extractor = Extractor::new(&options(&a.model, super::scorer(&a.scorer)))?;
+    let extractor = Extractor::new(&options(&a.model, a.scorer))?;
     let bytes = read_input(&a.file)?;
     if a.plain_text {
         if matches!(a.format, Format::Markdown) {

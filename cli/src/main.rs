@@ -123,17 +123,10 @@ struct ModelArgs {
     /// (whatlang) and uses the en/de/fr/sv model, English for other or unidentified languages.
     #[arg(long, value_enum, default_value_t = LangArg::Auto)]
     lang: LangArg,
-    /// Boilerplate MLP for every document instead of the built-in ones (cowrex compact format
-    /// or FANN .net).
-    #[arg(long, value_name = "FILE")]
-    model: Option<PathBuf>,
     /// NCleaner n-gram score per block: `auto` uses the standard (English) model for English
     /// documents and the non-lexical model for the rest.
     #[arg(long, value_enum, default_value_t = NgramArg::Auto)]
     ngram: NgramArg,
-    /// N-gram model file (from `cowrex train ngram`) instead of the built-in one.
-    #[arg(long, value_name = "FILE")]
-    ngram_model: Option<PathBuf>,
     /// A block whose score (bpv) is above this is boilerplate. Default: for the combined model,
     /// each document's threshold that maximises the expected bag-of-words F1 of its content
     /// (written as `bpt`); 0.5 for the other scorers.
@@ -172,28 +165,71 @@ struct ModelArgs {
     /// and sv ones; repeat for several languages.
     #[arg(long, value_name = "FILE")]
     profile: Vec<PathBuf>,
-    /// Combined model (from `cowrex train combined`) instead of the built-in one.
-    #[arg(long, value_name = "FILE")]
-    combined_model: Option<PathBuf>,
-    /// Markup model (from `cowrex train markup`) instead of the built-in one.
-    #[arg(long, value_name = "FILE")]
-    markup_model: Option<PathBuf>,
+    /// The detectors' model files.
+    #[command(flatten)]
+    files: ModelFiles,
+}
+
+/// The detectors' model files, one option each as the registry declares them
+/// ([`classify::registry::model_files`]): `--model`, `--ngram-model`, `--markup-model`,
+/// `--combined-model`, …
+#[derive(Clone, Default)]
+struct ModelFiles(Vec<(&'static str, PathBuf)>);
+
+impl clap::FromArgMatches for ModelFiles {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let given = classify::registry::model_files()
+            .filter_map(|f| Some((f.option, m.get_one::<PathBuf>(f.option)?.clone())));
+        Ok(ModelFiles(given.collect()))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = ModelFiles::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for ModelFiles {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        classify::registry::model_files().fold(cmd, |cmd, f| {
+            // clap takes a name it keeps for the run: a few bytes per option, once.
+            let flag: &'static str = Box::leak(f.flag().into_boxed_str());
+            cmd.arg(
+                clap::Arg::new(f.option)
+                    .long(flag)
+                    .value_name("FILE")
+                    .value_parser(clap::value_parser!(PathBuf))
+                    .help(f.help),
+            )
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        ModelFiles::augment_args(cmd)
+    }
 }
 
 /// `--scorer`'s values: the detectors' decisions ([`classify::registry::decisions`]), each
-/// with what it keeps as its help, and `extra` (`eval`'s `all`).
-fn scorer_values(extra: &[(&'static str, &'static str)]) -> clap::builder::PossibleValuesParser {
+/// with what it keeps as its help, and `extra` (`eval`'s `all`); each is the decision of that
+/// name, `None` for `extra`'s.
+fn scorer_values(
+    extra: &[(&'static str, &'static str)],
+) -> impl clap::builder::TypedValueParser<Value = Option<classify::Scorer>> {
+    use clap::builder::TypedValueParser;
     let decisions = classify::registry::decisions().map(|d| (d.name, d.about));
     clap::builder::PossibleValuesParser::new(
         decisions
             .chain(extra.iter().copied())
             .map(|(name, about)| clap::builder::PossibleValue::new(name).help(about)),
     )
+    .map(|name| classify::Scorer::named(&name))
 }
 
-/// The scorer named `name`, one of [`scorer_values`] (clap has checked it).
-fn scorer(name: &str) -> classify::Scorer {
-    classify::Scorer::named(name).expect("clap checks --scorer's values")
+/// `--scorer`'s values for the commands that take a decision: [`scorer_values`] without
+/// `extra`.
+fn scorer_parser() -> impl clap::builder::TypedValueParser<Value = classify::Scorer> {
+    use clap::builder::TypedValueParser;
+    scorer_values(&[]).map(|s| s.expect("every value is a decision's name"))
 }
 
 /// What `--mask` masks.
@@ -312,10 +348,12 @@ fn options(a: &ModelArgs, scorer: classify::Scorer) -> Options {
             NgramArg::Nonlexical => NgramChoice::NonLexical,
             NgramArg::Off => NgramChoice::Off,
         },
-        mlp_model: a.model.clone(),
-        ngram_model: a.ngram_model.clone(),
-        combined_model: a.combined_model.clone(),
-        markup_model: a.markup_model.clone(),
+        model_files: a
+            .files
+            .0
+            .iter()
+            .map(|(option, path)| (option.to_string(), path.clone()))
+            .collect(),
         profiles: a.profile.clone(),
         config: doc_config(a, false),
     }

@@ -52,8 +52,8 @@ pub(super) struct ProcessArgs {
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
     /// The scorer whose result is `bpv` and decides what is boilerplate.
-    #[arg(long, value_parser = super::scorer_values(&[]), default_value = "combined")]
-    scorer: String,
+    #[arg(long, value_parser = super::scorer_parser(), default_value = "combined")]
+    scorer: cowrex::classify::Scorer,
     #[command(flatten)]
     model: ModelArgs,
     /// Retries of an http(s) input after a failed request or a broken connection (the count
@@ -157,7 +157,7 @@ pub(super) enum ExactDupsArg {
 
 pub(super) fn process(a: ProcessArgs) -> CliResult {
     crate::signals::install()?;
-    let models = load_models(&a.model, super::scorer(&a.scorer))?;
+    let models = load_models(&a.model, a.scorer)?;
     super::create_out_dir(&a.out)?;
     let manifest = match &a.manifest {
         Some(path) => {

@@ -282,7 +282,7 @@ pub(super) fn print_figures(label: &str, c: &mlp::Confusion) {
 pub(super) fn train_mlp(a: TrainMlpArgs) -> CliResult {
     let data = load_dataset(&a.data)?;
     if let Some(m) = &a.evaluate {
-        let (model, _) = mlp::Mlp::load(m)?;
+        let model = mlp::Mlp::load(m)?;
         print_figures("", &mlp::evaluate(&model, &data, a.threshold));
         return Ok(EXIT_OK);
     }
@@ -371,12 +371,7 @@ pub(super) fn train_ngram(a: TrainNgramArgs) -> CliResult {
     }
     if !a.pages.is_empty() {
         let (sets, pages) = load_pages(&a.pages, &a.sets)?;
-        let models = Models::new(
-            LangChoice::Fixed(ModelLang::En),
-            None,
-            NgramChoice::Off,
-            None,
-        );
+        let models = Models::new(LangChoice::Fixed(ModelLang::En), NgramChoice::Off);
         let docs =
             eval::sets::analyze_sets(&pages, &models, &Config::default(), threads_or_cores(None))?;
         for ((_, p), d) in pages.iter().zip(&docs) {

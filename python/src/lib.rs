@@ -1,11 +1,12 @@
 //! `cowrex._cowrex`: the Python classes over cowrex's library API ([`cowrex::Extractor`]).
 //! The GIL is released while Rust analyses pages; a Rust panic becomes a `RuntimeError`.
 
+use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use cowrex::classify::{Favor, LangChoice, ModelLang, NgramChoice, Scorer};
+use cowrex::classify::{Favor, LangChoice, ModelLang, NgramChoice, Scorer, registry};
 use cowrex::document::{Config, DupBlocks, Mask};
 use cowrex::html::{Limits, Syntax};
 use cowrex::output::{Score, block_scores, jsonl};
@@ -58,10 +59,8 @@ struct Kwargs {
     favor: Option<String>,
     lang: Option<String>,
     ngram: Option<String>,
-    model: Option<PathBuf>,
-    ngram_model: Option<PathBuf>,
-    combined_model: Option<PathBuf>,
-    markup_model: Option<PathBuf>,
+    /// The detectors' model files, by their options ([`cowrex::classify::registry::model_files`]).
+    model_files: BTreeMap<String, PathBuf>,
     profiles: Option<Vec<PathBuf>>,
     max_depth: Option<usize>,
     max_blocks: Option<usize>,
@@ -74,16 +73,11 @@ struct Kwargs {
     dup_blocks: Option<String>,
 }
 
-const OPTION_NAMES: [&str; 19] = [
-    "scorer",
-    "threshold",
-    "favor",
-    "lang",
-    "ngram",
-    "model",
-    "ngram_model",
-    "combined_model",
-    "markup_model",
+/// The options' names: these, the detectors' model files ([`Kwargs::model_files`]), and
+/// [`OPTION_NAMES_AFTER`].
+const OPTION_NAMES_BEFORE: [&str; 5] = ["scorer", "threshold", "favor", "lang", "ngram"];
+
+const OPTION_NAMES_AFTER: [&str; 10] = [
     "profiles",
     "max_depth",
     "max_blocks",
@@ -115,10 +109,6 @@ impl Kwargs {
                 "favor" => k.favor = Some(value.extract().map_err(typed)?),
                 "lang" => k.lang = Some(value.extract().map_err(typed)?),
                 "ngram" => k.ngram = Some(value.extract().map_err(typed)?),
-                "model" => k.model = Some(value.extract().map_err(typed)?),
-                "ngram_model" => k.ngram_model = Some(value.extract().map_err(typed)?),
-                "combined_model" => k.combined_model = Some(value.extract().map_err(typed)?),
-                "markup_model" => k.markup_model = Some(value.extract().map_err(typed)?),
                 "profiles" => k.profiles = Some(value.extract().map_err(typed)?),
                 "max_depth" => k.max_depth = Some(value.extract().map_err(typed)?),
                 "max_blocks" => k.max_blocks = Some(value.extract().map_err(typed)?),
@@ -129,10 +119,20 @@ impl Kwargs {
                 "shingles" => k.shingles = Some(value.extract().map_err(typed)?),
                 "min_length" => k.min_length = Some(value.extract().map_err(typed)?),
                 "dup_blocks" => k.dup_blocks = Some(value.extract().map_err(typed)?),
+                file if registry::model_file(file).is_some() => {
+                    let path = value.extract().map_err(typed)?;
+                    k.model_files.insert(key.clone(), path);
+                }
                 _ => {
+                    let files = registry::model_files().map(|f| f.option);
+                    let names: Vec<&str> = OPTION_NAMES_BEFORE
+                        .into_iter()
+                        .chain(files)
+                        .chain(OPTION_NAMES_AFTER)
+                        .collect();
                     return Err(PyTypeError::new_err(format!(
                         "unknown option '{key}'; cowrex takes {}",
-                        OPTION_NAMES.join(", ")
+                        names.join(", ")
                     )));
                 }
             }
@@ -147,7 +147,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
     let scorer = match &k.scorer {
         None => d.scorer,
         Some(s) => {
-            let decisions: Vec<(&str, Scorer)> = cowrex::classify::registry::decisions()
+            let decisions: Vec<(&str, Scorer)> = registry::decisions()
                 .filter_map(|d| Some((d.name, Scorer::named(d.name)?)))
                 .collect();
             choice("scorer", s, &decisions)?
@@ -236,10 +236,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
         scorer,
         lang,
         ngram,
-        mlp_model: k.model,
-        ngram_model: k.ngram_model,
-        combined_model: k.combined_model,
-        markup_model: k.markup_model,
+        model_files: k.model_files,
         profiles: k.profiles.unwrap_or_default(),
         config: Config {
             threshold: k.threshold,

@@ -2,6 +2,7 @@
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -365,3 +366,32 @@ def test_read_warc_streams_http_urls():
     local = [d.to_json() for d in cowrex.read_warc(FIXTURES / "sample.warc.gz")]
     assert [json.loads(x)["id"] for x in remote] == [json.loads(x)["id"] for x in local]
     assert [json.loads(x)["text"] for x in remote] == [json.loads(x)["text"] for x in local]
+
+
+@pytest.mark.skipif(
+    not os.environ.get("COWREX_TOY"),
+    reason="needs the package built with the toy-detector feature (scripts/test.sh does)",
+)
+def test_a_toy_detector_is_one_file_and_one_registry_line(tmp_path):
+    """The toy detector (src/classify/toy.rs, one registry line) has its scores in Python,
+    its decision as a scorer and its model file as a keyword argument."""
+
+    def toy(text, weight=1.0):
+        return weight * sum(c.isalpha() for c in text) / max(len(text), 1)
+
+    html = PAGES["article"]
+    doc = cowrex.extract(html)
+    assert doc.blocks
+    for b in doc.blocks:
+        assert b.scores["toy"] == pytest.approx(toy(b.text), abs=1e-4)
+    weight = tmp_path / "weight.toy"
+    weight.write_text("0.5")
+    half = cowrex.Extractor(toy_model=weight, scorer="toy").extract(html)
+    for b in half.blocks:
+        assert b.scores["toy"] == pytest.approx(toy(b.text, 0.5), abs=1e-4)
+        assert b.bpv == pytest.approx(1 - toy(b.text, 0.5), abs=1e-3)
+    with pytest.raises(TypeError, match="toy_model"):
+        cowrex.Extractor(toy_modell=weight)
+    weight.write_text("heavy")
+    with pytest.raises(ValueError, match="not a number"):
+        cowrex.Extractor(toy_model=weight)

@@ -192,10 +192,26 @@ pub fn classify(blocks: &[Stats]) -> Vec<Decisions> {
 /// and 1 for boilerplate; and the `linkdensity` and `textdensity` they read.
 pub struct Detector;
 
-const NAME: &str = "boilerpipe";
+/// Its name in the registry.
+pub const NAME: &str = "boilerpipe";
+
+/// Its columns.
+pub const COLUMNS: &[Column] = {
+    const fn column(name: &'static str, shown: Shown) -> Column {
+        Column { name, shown }
+    }
+    &[
+        column("boilerpipe", Shown::Verdict),
+        column("bpdensity", Shown::Verdict),
+        column("bpcleaneval", Shown::Hidden),
+        column("bplargest", Shown::Hidden),
+        column("linkdensity", Shown::Rounded),
+        column("textdensity", Shown::Rounded),
+    ]
+};
 
 /// Its columns in the table.
-const AT: detector::Cols = detector::Cols::new(9, 6);
+const AT: detector::Cols = super::registry::cols(NAME);
 
 /// A block's decisions.
 pub fn of(b: &Block) -> Decisions {
@@ -209,29 +225,6 @@ pub fn of(b: &Block) -> Decisions {
 }
 
 impl detector::Detector for Detector {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn columns(&self) -> &'static [Column] {
-        const fn column(name: &'static str, shown: Shown) -> Column {
-            Column { name, shown }
-        }
-        const COLUMNS: &[Column] = &[
-            column("boilerpipe", Shown::Verdict),
-            column("bpdensity", Shown::Verdict),
-            column("bpcleaneval", Shown::Hidden),
-            column("bplargest", Shown::Hidden),
-            column("linkdensity", Shown::Rounded),
-            column("textdensity", Shown::Rounded),
-        ];
-        COLUMNS
-    }
-
-    fn at(&self) -> detector::Cols {
-        AT
-    }
-
     fn score(&self, blocks: &mut [Block], _: &detector::Page<'_>) {
         let stats: Vec<Stats> = blocks.iter().map(|b| b.stats).collect();
         for (b, d) in blocks.iter_mut().zip(classify(&stats)) {

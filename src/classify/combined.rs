@@ -12,11 +12,11 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ModelError;
-use super::detector::{self, Column, Cut, Decision, Shown};
+use super::detector::{self, Column, Cut, Decision, ModelFile, Shown};
 use super::gbt::Gbt;
 use super::justext::Class;
 pub use super::page_text::{PageText, page_kind};
-use super::{Block, boilerpipe, justext, markup, mlp, ngram};
+use super::{Block, boilerpipe, justext, markup, mlp, ngram, registry};
 use crate::html::cue;
 use crate::words;
 
@@ -1000,10 +1000,36 @@ pub fn stacked(x: &[f32], context: &[f32]) -> Vec<f32> {
 /// columns and runs only when it decides.
 pub struct Detector;
 
-const NAME: &str = "combined";
+/// Its name in the registry.
+pub const NAME: &str = "combined";
+
+/// Its columns.
+pub const COLUMNS: &[Column] = &[Column {
+    name: "combined",
+    shown: Shown::Hidden,
+}];
 
 /// Its columns in the table.
-const AT: detector::Cols = detector::Cols::new(15, 1);
+const AT: detector::Cols = registry::cols(NAME);
+
+/// Its decision, the default.
+pub const DECISION: Decision = Decision {
+    name: "combined",
+    about: "the combined model over every detector and the markup's cues (bpv ≤ the page's expected-F threshold, bpt)",
+    bpv: of,
+    cut: Cut::ExpectedF,
+};
+
+/// `--combined-model`: a combined model instead of the built-in one
+/// ([`crate::classify::Models::combined`]).
+pub static MODEL_FILE: ModelFile = ModelFile {
+    option: "combined_model",
+    help: "Combined model (from `cowrex train combined`) instead of the built-in one",
+    load: |bytes| {
+        let text = super::model_text(bytes)?;
+        Ok(Box::new(Model::parse(&text)?))
+    },
+};
 
 /// A block's probability of being boilerplate under the combined model.
 pub fn of(b: &Block) -> f32 {
@@ -1016,21 +1042,6 @@ pub fn set(b: &mut Block, p: f32) {
 }
 
 impl detector::Detector for Detector {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn columns(&self) -> &'static [Column] {
-        &[Column {
-            name: "combined",
-            shown: Shown::Hidden,
-        }]
-    }
-
-    fn at(&self) -> detector::Cols {
-        AT
-    }
-
     fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let p = page
             .models
@@ -1042,16 +1053,15 @@ impl detector::Detector for Detector {
     }
 
     fn decisions(&self) -> &'static [Decision] {
-        &[Decision {
-            name: "combined",
-            about: "the combined model over every detector and the markup's cues (bpv ≤ the page's expected-F threshold, bpt)",
-            bpv: of,
-            cut: Cut::ExpectedF,
-        }]
+        &[DECISION]
     }
 
     fn always(&self) -> bool {
         false
+    }
+
+    fn model_file(&self) -> Option<&'static ModelFile> {
+        Some(&MODEL_FILE)
     }
 }
 

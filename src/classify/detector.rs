@@ -5,23 +5,28 @@
 //! `eval --scorer` choose a decision, the writers print the columns, and the combined model
 //! reads them.
 //!
-//! One detector is one file: its algorithm, a unit type implementing [`Detector`], its place
-//! in the table, and functions that read its values from a block for the detectors and
-//! writers after it. Adding one touches its file and one line of the registry
-//! (`docs/architecture.md`).
+//! One detector is one file, a module of `classify` with
+//!
+//! - `pub const NAME: &str`, its name, unique among the detectors (the key of its columns);
+//! - `pub const COLUMNS: &[Column]`, the per-block values it writes, in order;
+//! - `pub struct Detector`, a unit type implementing [`Detector`]: how it scores, its
+//!   decisions and its model file ([`ModelFile`]), if it reads one;
+//! - functions that read its values from a block for the detectors and writers after it, at
+//!   `const AT: Cols = registry::cols(NAME)`: where its columns are in the table, computed
+//!   at compile time from the registry's order.
+//!
+//! Adding one is its file and one line of the registry (`registry::detectors!` in
+//! `classify/mod.rs`; `docs/architecture.md`): the writers' columns, `--scorer`'s values and
+//! the model file's option of the library, the command line and Python follow from them.
+
+use std::any::Any;
 
 use super::page_text::PageText;
-use super::{Block, Models};
+use super::{Block, ModelError, Models};
 
-/// A boilerplate detector.
+/// A boilerplate detector: how it scores and decides. Its name and columns are constants of
+/// its module (above).
 pub trait Detector: Sync {
-    /// Its name, unique among the detectors: the key of its columns in the table.
-    fn name(&self) -> &'static str;
-    /// The per-block values it writes, in order.
-    fn columns(&self) -> &'static [Column];
-    /// Where its columns are in the table: right after those of the detector before it in
-    /// the registry (a test checks).
-    fn at(&self) -> Cols;
     /// Score a page's blocks: write its columns of every block. The columns of the detectors
     /// before it in the registry are written.
     fn score(&self, blocks: &mut [Block], page: &Page<'_>);
@@ -33,6 +38,37 @@ pub trait Detector: Sync {
     /// detector that others do not read and that costs time).
     fn always(&self) -> bool {
         true
+    }
+    /// The model file that replaces its built-in model, if it reads one.
+    fn model_file(&self) -> Option<&'static ModelFile> {
+        None
+    }
+}
+
+/// A model file that replaces a detector's built-in model. Its option follows from it
+/// everywhere: the library's [`crate::Options::model_files`], the command line's
+/// `--OPTION` (with dashes), Python's keyword argument and the type stub. The detector
+/// finds the loaded model with [`Models::file`].
+#[derive(Debug)]
+pub struct ModelFile {
+    /// The option's name, as Python and [`crate::Options::model_files`] take it
+    /// (`markup_model`); the command line's is the same with dashes (`--markup-model`).
+    pub option: &'static str,
+    /// What the file is, in a sentence without its full stop (`--help`, the type stub).
+    pub help: &'static str,
+    /// The model in the file's bytes; the caller names the file in the error
+    /// ("model PATH: CAUSE").
+    pub load: fn(&[u8]) -> Result<LoadedModel, ModelError>,
+}
+
+/// A model read from a model file ([`ModelFile::load`]); its detector knows its type
+/// ([`Models::file`]).
+pub type LoadedModel = Box<dyn Any + Send + Sync>;
+
+impl ModelFile {
+    /// The command line's option: [`ModelFile::option`] with dashes.
+    pub fn flag(&self) -> String {
+        self.option.replace('_', "-")
     }
 }
 
@@ -142,17 +178,17 @@ impl Favor {
     }
 }
 
-/// Room for columns in a block's table; a test checks the registry's detectors fit.
-pub const MAX_COLUMNS: usize = 20;
+/// Columns in a block's table: every detector's, as the registry counts them.
+pub const N_COLUMNS: usize = super::registry::width();
 
-/// A block's score table: every detector's values at the places it says ([`Detector::at`]); NaN
-/// where a detector wrote none.
+/// A block's score table: every detector's values at its place ([`super::registry::cols`]);
+/// NaN where a detector wrote none.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scores([f64; MAX_COLUMNS]);
+pub struct Scores([f64; N_COLUMNS]);
 
 impl Default for Scores {
     fn default() -> Self {
-        Scores([f64::NAN; MAX_COLUMNS])
+        Scores([f64::NAN; N_COLUMNS])
     }
 }
 
@@ -170,7 +206,7 @@ impl Scores {
     }
 }
 
-/// Where a detector's columns are in the table.
+/// Where a detector's columns are in the table ([`super::registry::cols`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cols {
     start: usize,

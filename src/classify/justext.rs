@@ -485,14 +485,31 @@ pub fn context_sensitive(cf: &[Class]) -> Vec<Class> {
 /// density).
 pub struct Detector;
 
-const NAME: &str = "justext";
+/// Its name in the registry.
+pub const NAME: &str = "justext";
+
+/// Its columns.
+pub const COLUMNS: &[Column] = &[
+    Column {
+        name: "justext",
+        shown: Shown::Class(CLASS_NAMES),
+    },
+    Column {
+        name: "justextcf",
+        shown: Shown::Class(CLASS_NAMES),
+    },
+    Column {
+        name: "stopwords",
+        shown: Shown::Rounded,
+    },
+];
 
 /// The classes by their index in the table, and their names.
 const CLASSES: [Class; 4] = [Class::Bad, Class::Good, Class::Short, Class::NearGood];
 const CLASS_NAMES: &[&str] = &["bad", "good", "short", "neargood"];
 
 /// Its columns in the table.
-const AT: detector::Cols = detector::Cols::new(6, 3);
+const AT: detector::Cols = super::registry::cols(NAME);
 
 /// A block's judgement: its paragraph's.
 pub fn of(b: &Block) -> Judgement {
@@ -510,31 +527,6 @@ pub fn is_good(b: &Block) -> bool {
 }
 
 impl detector::Detector for Detector {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn columns(&self) -> &'static [Column] {
-        &[
-            Column {
-                name: "justext",
-                shown: Shown::Class(CLASS_NAMES),
-            },
-            Column {
-                name: "justextcf",
-                shown: Shown::Class(CLASS_NAMES),
-            },
-            Column {
-                name: "stopwords",
-                shown: Shown::Rounded,
-            },
-        ]
-    }
-
-    fn at(&self) -> detector::Cols {
-        AT
-    }
-
     fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let stop = stop_words_for(page.language);
         let mut paragraphs: Vec<Paragraph> = Vec::new();

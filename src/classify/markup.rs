@@ -11,8 +11,8 @@
 //! Text format (`cowrex-markup 1`): a header line `cowrex-markup 1 <words>`, then one line
 //! per word, `word<TAB>weight`, sorted by word.
 
-use super::Block;
-use super::detector::{self, Column, Shown};
+use super::detector::{self, Column, ModelFile, Shown};
+use super::{Block, registry};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -212,10 +212,38 @@ impl Counts {
 /// `markupmax`, `markupknown`); the combined model reads them.
 pub struct Detector;
 
-const NAME: &str = "markup";
+/// Its name in the registry.
+pub const NAME: &str = "markup";
+
+/// Its columns.
+pub const COLUMNS: &[Column] = {
+    const fn hidden(name: &'static str) -> Column {
+        Column {
+            name,
+            shown: Shown::Hidden,
+        }
+    }
+    &[
+        hidden("markup"),
+        hidden("markupmin"),
+        hidden("markupmax"),
+        hidden("markupknown"),
+    ]
+};
 
 /// Its columns in the table.
-const AT: detector::Cols = detector::Cols::new(2, 4);
+const AT: detector::Cols = registry::cols(NAME);
+
+/// `--markup-model`: a markup model instead of the built-in one
+/// ([`crate::classify::Models::markup`]).
+pub static MODEL_FILE: ModelFile = ModelFile {
+    option: "markup_model",
+    help: "Markup model (from `cowrex train markup`) instead of the built-in one",
+    load: |bytes| {
+        let text = super::model_text(bytes)?;
+        Ok(Box::new(MarkupModel::parse(&text)?))
+    },
+};
 
 /// A block's markup score.
 pub fn of(b: &Block) -> MarkupScore {
@@ -239,36 +267,16 @@ pub fn set(b: &mut Block, s: MarkupScore) {
 }
 
 impl detector::Detector for Detector {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn columns(&self) -> &'static [Column] {
-        const fn hidden(name: &'static str) -> Column {
-            Column {
-                name,
-                shown: Shown::Hidden,
-            }
-        }
-        const COLUMNS: &[Column] = &[
-            hidden("markup"),
-            hidden("markupmin"),
-            hidden("markupmax"),
-            hidden("markupknown"),
-        ];
-        COLUMNS
-    }
-
-    fn at(&self) -> detector::Cols {
-        AT
-    }
-
     fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let model = page.models.markup();
         for b in blocks {
             let s = model.score(&b.markup);
             set(b, s);
         }
+    }
+
+    fn model_file(&self) -> Option<&'static ModelFile> {
+        Some(&MODEL_FILE)
     }
 }
 

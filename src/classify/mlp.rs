@@ -12,7 +12,8 @@
 //! ```
 
 use super::Block;
-use super::detector::{self, Column, Cut, Decision, Shown};
+use super::detector::{self, Column, Cut, Decision, ModelFile, Shown};
+use super::registry;
 
 use std::fmt::Write as _;
 
@@ -209,20 +210,24 @@ impl Mlp {
         s
     }
 
-    /// Read an MLP file (cowrex compact format or FANN `.net`) for texrex's 37 features;
-    /// returns the model and the file's text.
-    pub fn load(p: &std::path::Path) -> Result<(Mlp, String), crate::Error> {
-        let bad = |e: &dyn std::fmt::Display| crate::Error::model(p, e.to_string());
+    /// Read an MLP file (cowrex compact format or FANN `.net`) for texrex's 37 features.
+    pub fn load(p: &std::path::Path) -> Result<Mlp, crate::Error> {
         let bytes = std::fs::read(p).map_err(|e| crate::Error::model(p, e))?;
-        let text = String::from_utf8(bytes).map_err(|_| bad(&"not UTF-8"))?;
-        let m = Mlp::parse(&text).map_err(|e| bad(&e))?;
+        Mlp::from_bytes(&bytes).map_err(|e| crate::Error::model(p, e.to_string()))
+    }
+
+    /// Read a model file's bytes (UTF-8 text in either format) into an MLP of texrex's 37
+    /// features.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Mlp, ModelError> {
+        let text = std::str::from_utf8(bytes).map_err(|_| ModelError("not UTF-8".into()))?;
+        let m = Mlp::parse(text)?;
         if m.inputs != crate::features::texrex::N_FEATURES {
-            return Err(bad(&format!(
+            return Err(ModelError(format!(
                 "model has {} inputs, texrex features are 37",
                 m.inputs
             )));
         }
-        Ok((m, text))
+        Ok(m)
     }
 
     /// Read either format, by its first line.
@@ -685,10 +690,33 @@ pub fn evaluate(mlp: &Mlp, data: &Dataset, threshold: f32) -> Confusion {
 /// language ([`crate::classify::Models::mlp`]).
 pub struct Detector;
 
-const NAME: &str = "mlp";
+/// Its name in the registry.
+pub const NAME: &str = "mlp";
+
+/// Its columns.
+pub const COLUMNS: &[Column] = &[Column {
+    name: "mlp",
+    shown: Shown::Number,
+}];
 
 /// Its columns in the table.
-const AT: detector::Cols = detector::Cols::new(0, 1);
+const AT: detector::Cols = registry::cols(NAME);
+
+/// Its decision.
+pub const DECISION: Decision = Decision {
+    name: "mlp",
+    about: "texrex's MLP, by language (bpv ≤ 0.5)",
+    bpv: of,
+    cut: Cut::Half,
+};
+
+/// `--model`: an MLP for every document instead of the built-in ones.
+pub static MODEL_FILE: ModelFile = ModelFile {
+    option: "model",
+    help: "Boilerplate MLP for every document instead of the built-in ones (cowrex compact \
+           format or FANN .net)",
+    load: |bytes| Ok(Box::new(Mlp::from_bytes(bytes)?)),
+};
 
 /// A block's MLP score.
 pub fn of(b: &Block) -> f32 {
@@ -696,21 +724,6 @@ pub fn of(b: &Block) -> f32 {
 }
 
 impl detector::Detector for Detector {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn columns(&self) -> &'static [Column] {
-        &[Column {
-            name: "mlp",
-            shown: Shown::Number,
-        }]
-    }
-
-    fn at(&self) -> detector::Cols {
-        AT
-    }
-
     fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let (_, mlp) = page.models.mlp(page.language);
         let mut x = [0f32; crate::features::texrex::N_FEATURES];
@@ -723,12 +736,11 @@ impl detector::Detector for Detector {
     }
 
     fn decisions(&self) -> &'static [Decision] {
-        &[Decision {
-            name: "mlp",
-            about: "texrex's MLP, by language (bpv ≤ 0.5)",
-            bpv: of,
-            cut: Cut::Half,
-        }]
+        &[DECISION]
+    }
+
+    fn model_file(&self) -> Option<&'static ModelFile> {
+        Some(&MODEL_FILE)
     }
 }
 

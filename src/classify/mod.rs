@@ -6,24 +6,33 @@
 
 mod binary;
 pub mod block;
-pub mod boilerpipe;
-pub mod combined;
 pub mod detector;
 pub mod gbt;
-pub mod justext;
-pub mod markup;
-pub mod mlp;
-pub mod ngram;
 pub mod page_text;
 pub mod quality;
 pub mod registry;
 
+// The registry: every detector, in the order they run. A line here is a detector's module (its
+// file) and its place; see `detector` for what the file defines.
+registry::detectors! {
+    mlp,
+    ngram,
+    markup,
+    justext,
+    boilerpipe,
+    combined,
+    #[cfg(feature = "toy-detector")]
+    toy,
+}
+
+use std::any::Any;
 use std::borrow::Cow;
 use std::io::Read;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 pub use block::Block;
 pub use detector::Favor;
+use detector::ModelFile;
 use gbt::Gbt;
 use md5::{Digest, Md5};
 use mlp::Mlp;
@@ -166,7 +175,7 @@ pub fn read_ngram(bytes: &[u8]) -> Result<NgramModel, ModelError> {
 /// `cowrex extract` on one page) often needs only the standard or the non-lexical one.
 #[derive(Debug, Clone)]
 struct LazyNgram {
-    /// The built-in model's binary layout (empty when `model` was given ready).
+    /// The built-in model's binary layout.
     bytes: &'static [u8],
     model: OnceLock<NgramModel>,
 }
@@ -176,13 +185,6 @@ impl LazyNgram {
         LazyNgram {
             bytes,
             model: OnceLock::new(),
-        }
-    }
-
-    fn ready(model: NgramModel) -> LazyNgram {
-        LazyNgram {
-            bytes: &[],
-            model: model.into(),
         }
     }
 
@@ -227,13 +229,12 @@ impl Checksum {
     }
 }
 
-/// All scorers of a run.
+/// All scorers of a run: the built-in models, and the model files that replace them
+/// ([`Models::set_file`]).
 #[derive(Debug, Clone)]
 pub struct Models {
-    /// One MLP per built-in language (all the same when a model file was given).
+    /// One MLP per built-in language.
     mlps: Vec<(ModelLang, Mlp)>,
-    /// The MLPs come from a model file, not from the built-in ones.
-    custom_mlp: bool,
     /// Which MLP scores a document.
     pub lang: LangChoice,
     /// Which n-gram model scores blocks.
@@ -246,19 +247,15 @@ pub struct Models {
     pub scorer: Scorer,
     combined: combined::Model,
     markup: markup::MarkupModel,
+    /// The model files read ([`Models::set_file`]), each with what it declared.
+    files: Vec<(&'static ModelFile, Arc<dyn Any + Send + Sync>)>,
     checksum: Checksum,
 }
 
 impl Models {
-    /// The built-in models. `mlp` (a model and its file's text) replaces every language's MLP
-    /// (`--model`); `ngram_file` (a model and its file's bytes) replaces the n-gram model that
-    /// `ngram` selects.
-    pub fn new(
-        lang: LangChoice,
-        mlp: Option<(Mlp, String)>,
-        ngram: NgramChoice,
-        ngram_file: Option<(NgramModel, Vec<u8>)>,
-    ) -> Models {
+    /// The built-in models: the MLPs that `lang` chooses from, the n-gram models that `ngram`
+    /// selects.
+    pub fn new(lang: LangChoice, ngram: NgramChoice) -> Models {
         let mut covers: Vec<Cow<'static, [u8]>> = vec![
             format!("lang={lang:?} ngram={ngram:?}\n")
                 .into_bytes()
@@ -267,16 +264,8 @@ impl Models {
         let mlps = ModelLang::ALL
             .into_iter()
             .map(|l| {
-                let m = match &mlp {
-                    Some((m, text)) => {
-                        covers.push(text.clone().into_bytes().into());
-                        m.clone()
-                    }
-                    None => {
-                        covers.push(l.builtin_text().as_bytes().into());
-                        Mlp::parse(l.builtin_text()).expect("built-in models are valid (tested)")
-                    }
-                };
+                covers.push(l.builtin_text().as_bytes().into());
+                let m = Mlp::parse(l.builtin_text()).expect("built-in models are valid (tested)");
                 (l, m)
             })
             .collect();
@@ -285,19 +274,11 @@ impl Models {
             LazyNgram::builtin(model.layout)
         };
         let (mut standard, mut non_lexical) = (None, None);
-        match (ngram, ngram_file) {
-            (NgramChoice::Off, _) => {}
-            (choice, Some((m, bytes))) => {
-                covers.push(bytes.into());
-                if choice == NgramChoice::NonLexical {
-                    non_lexical = Some(LazyNgram::ready(m));
-                } else {
-                    standard = Some(LazyNgram::ready(m));
-                }
-            }
-            (NgramChoice::Standard, None) => standard = Some(load(NGRAM_STANDARD)),
-            (NgramChoice::NonLexical, None) => non_lexical = Some(load(NGRAM_NON_LEXICAL)),
-            (NgramChoice::Auto, None) => {
+        match ngram {
+            NgramChoice::Off => {}
+            NgramChoice::Standard => standard = Some(load(NGRAM_STANDARD)),
+            NgramChoice::NonLexical => non_lexical = Some(load(NGRAM_NON_LEXICAL)),
+            NgramChoice::Auto => {
                 standard = Some(load(NGRAM_STANDARD));
                 non_lexical = Some(load(NGRAM_NON_LEXICAL));
             }
@@ -309,7 +290,6 @@ impl Models {
         let stage = |bytes| Gbt::from_static(bytes).expect("built-in models are valid (tested)");
         Models {
             mlps,
-            custom_mlp: mlp.is_some(),
             lang,
             ngram,
             standard,
@@ -323,6 +303,7 @@ impl Models {
             markup: model_text(MARKUP)
                 .and_then(|t| markup::MarkupModel::parse(&t))
                 .expect("built-in models are valid (tested)"),
+            files: Vec::new(),
             checksum: Checksum {
                 covers,
                 changes: Vec::new(),
@@ -337,26 +318,37 @@ impl Models {
         self.scorer = scorer;
     }
 
-    /// Replace the combined model (its file's bytes go into the checksum).
-    pub fn set_combined(&mut self, model: combined::Model, bytes: &[u8]) {
+    /// Use a model read from a model file (`model`, from [`ModelFile::load`] of `bytes`)
+    /// instead of the built-in one of the detector that declared `file`; the file's bytes go
+    /// into the checksum.
+    pub fn set_file(
+        &mut self,
+        file: &'static ModelFile,
+        model: detector::LoadedModel,
+        bytes: &[u8],
+    ) {
         self.rehash(bytes);
-        self.combined = model;
+        self.files.retain(|(f, _)| f.option != file.option);
+        self.files.push((file, model.into()));
     }
 
-    /// The combined model.
+    /// The model read from the model file `file` declares ([`Models::set_file`]), if one was
+    /// read and it is a `T`. A detector asks once per page.
+    pub fn file<T: 'static>(&self, file: &ModelFile) -> Option<&T> {
+        self.files
+            .iter()
+            .find(|(f, _)| f.option == file.option)
+            .and_then(|(_, m)| m.downcast_ref())
+    }
+
+    /// The combined model: `--combined-model`'s, or the built-in one.
     pub fn combined(&self) -> &combined::Model {
-        &self.combined
+        self.file(&combined::MODEL_FILE).unwrap_or(&self.combined)
     }
 
-    /// Replace the markup model (its file's bytes go into the checksum).
-    pub fn set_markup(&mut self, model: markup::MarkupModel, bytes: &[u8]) {
-        self.rehash(bytes);
-        self.markup = model;
-    }
-
-    /// The markup model.
+    /// The markup model: `--markup-model`'s, or the built-in one.
     pub fn markup(&self) -> &markup::MarkupModel {
-        &self.markup
+        self.file(&markup::MODEL_FILE).unwrap_or(&self.markup)
     }
 
     fn rehash(&mut self, more: &[u8]) {
@@ -376,7 +368,7 @@ impl Models {
 
     /// The built-in models with language identification and n-gram scoring on.
     pub fn builtin() -> Models {
-        Models::new(LangChoice::Auto, None, NgramChoice::Auto, None)
+        Models::new(LangChoice::Auto, NgramChoice::Auto)
     }
 
     /// Whether the document's language must be identified: to choose the MLP or the n-gram
@@ -388,8 +380,11 @@ impl Models {
     }
 
     /// The MLP for a document in `lang` (the identified language, if any), and which built-in
-    /// model it is (`None` for a model file).
+    /// model it is (`None` for a model file, which replaces every language's).
     pub fn mlp(&self, lang: Option<whatlang::Lang>) -> (Option<ModelLang>, &Mlp) {
+        if let Some(m) = self.file(&mlp::MODEL_FILE) {
+            return (None, m);
+        }
         let want = match self.lang {
             LangChoice::Fixed(l) => l,
             LangChoice::Auto => ModelLang::for_language(lang),
@@ -399,19 +394,30 @@ impl Models {
             .iter()
             .find(|(l, _)| *l == want)
             .expect("one per language");
-        ((!self.custom_mlp).then_some(*l), m)
+        (Some(*l), m)
     }
 
-    /// The n-gram models loaded (none with n-gram scoring off).
+    /// The n-gram model file's model (`--ngram-model`), if one was read and n-gram scoring is
+    /// on: it scores every document.
+    fn ngram_file(&self) -> Option<&NgramModel> {
+        (self.ngram != NgramChoice::Off)
+            .then(|| self.file(&ngram::MODEL_FILE))
+            .flatten()
+    }
+
+    /// The n-gram models in use (none with n-gram scoring off).
     pub fn ngram_models(&self) -> impl Iterator<Item = &NgramModel> {
-        self.standard
-            .iter()
-            .chain(&self.non_lexical)
-            .map(LazyNgram::get)
+        let file = self.ngram_file();
+        let builtin = self.standard.iter().chain(&self.non_lexical);
+        file.into_iter()
+            .chain(builtin.filter(move |_| file.is_none()).map(LazyNgram::get))
     }
 
     /// The n-gram model for a document in `lang`, if n-gram scoring is on.
     pub fn ngram(&self, lang: Option<whatlang::Lang>) -> Option<&NgramModel> {
+        if let Some(m) = self.ngram_file() {
+            return Some(m);
+        }
         match self.ngram {
             NgramChoice::Off => None,
             NgramChoice::Standard => self.standard.as_ref(),
@@ -502,21 +508,14 @@ mod tests {
 
     #[test]
     fn fixed_language_and_checksums() {
-        let fixed = Models::new(
-            LangChoice::Fixed(ModelLang::Sv),
-            None,
-            NgramChoice::Off,
-            None,
-        );
+        let fixed = Models::new(LangChoice::Fixed(ModelLang::Sv), NgramChoice::Off);
         assert_eq!(fixed.mlp(Some(whatlang::Lang::Eng)).0, Some(ModelLang::Sv));
-        let en = Mlp::parse(ModelLang::En.builtin_text()).unwrap();
-        let custom = Models::new(
-            LangChoice::Auto,
-            Some((en, String::new())),
-            NgramChoice::Off,
-            None,
-        );
+        let en = ModelLang::En.builtin_text().as_bytes();
+        let mut custom = Models::new(LangChoice::Auto, NgramChoice::Off);
+        let file = &mlp::MODEL_FILE;
+        custom.set_file(file, (file.load)(en).unwrap(), en);
         assert_eq!(custom.mlp(Some(whatlang::Lang::Deu)).0, None);
+        assert_ne!(custom.checksum(), fixed.checksum());
         assert!(fixed.ngram(Some(whatlang::Lang::Eng)).is_none());
         assert_ne!(fixed.checksum(), Models::builtin().checksum());
     }

@@ -1,23 +1,103 @@
-//! The registry of detectors: [`DETECTORS`] in the order they run, their decisions by name
-//! ([`Scorer`]), the columns the writers print, and [`run`], which scores a page's blocks with
-//! them all. A detector is one file ([`super::detector`]); adding one is a line here.
+//! The registry of detectors: `detectors!` declares them, in the order they run
+//! ([`DETECTORS`]); from that list follow where each one's columns are in a block's table
+//! ([`cols`], at compile time), the decisions by name ([`Scorer`]), the columns the writers
+//! print ([`shown_columns`]), the model files' options ([`model_files`]), and [`run`], which
+//! scores a page's blocks with them all. A detector is one file ([`super::detector`]);
+//! adding one is a line of the list in `classify/mod.rs`.
 
-use super::detector::{Cols, Column, Decision, Detector, Page, Shown};
-use super::{Block, boilerpipe, combined, justext, markup, mlp, ngram};
+use super::detector::{Cols, Column, Decision, Detector, ModelFile, Page, Shown};
+use super::{Block, REGISTERED, combined, ngram};
+
+/// Declares the detectors, in the order they run: for each, its module (its file, which
+/// defines `NAME`, `COLUMNS` and `Detector`, see [`super::detector`]) and its entry in
+/// [`DETECTORS`]. An entry may carry a `#[cfg(...)]`, for both.
+macro_rules! detectors {
+    ($($(#[cfg($c:meta)])? $m:ident),* $(,)?) => {
+        $(
+            $(#[cfg($c)])?
+            pub mod $m;
+        )*
+
+        /// The detectors, in the order they run ([`registry::DETECTORS`]).
+        const REGISTERED: &[registry::Entry] = &[$(
+            $(#[cfg($c)])?
+            registry::Entry {
+                name: $m::NAME,
+                columns: $m::COLUMNS,
+                detector: &$m::Detector,
+            }
+        ),*];
+    };
+}
+pub(crate) use detectors;
+
+/// A detector in the registry.
+pub struct Entry {
+    /// Its name, unique among the detectors: the key of its columns.
+    pub name: &'static str,
+    /// The per-block values it writes, in order.
+    pub columns: &'static [Column],
+    /// How it scores and decides.
+    pub detector: &'static dyn Detector,
+}
+
+impl Entry {
+    /// Where its columns are in the table.
+    pub const fn at(&self) -> Cols {
+        cols(self.name)
+    }
+}
 
 /// Every detector, in the order they run.
-pub static DETECTORS: [&dyn Detector; 6] = [
-    &mlp::Detector,
-    &ngram::Detector,
-    &markup::Detector,
-    &justext::Detector,
-    &boilerpipe::Detector,
-    &combined::Detector,
-];
+pub static DETECTORS: &[Entry] = REGISTERED;
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Where the columns of the detector `name` are in a block's table: right after those of the
+/// detectors before it in the registry. A detector's file computes its place once, at compile
+/// time (`const AT: Cols = registry::cols(NAME);`); a name not in the registry does not
+/// compile there.
+pub const fn cols(name: &str) -> Cols {
+    let mut start = 0;
+    let mut i = 0;
+    while i < REGISTERED.len() {
+        let e = &REGISTERED[i];
+        if same(e.name, name) {
+            return Cols::new(start, e.columns.len());
+        }
+        start += e.columns.len();
+        i += 1;
+    }
+    panic!("a detector's name is in the registry (classify/mod.rs)")
+}
+
+/// The number of columns of every detector together: the width of a block's table.
+pub const fn width() -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < REGISTERED.len() {
+        n += REGISTERED[i].columns.len();
+        i += 1;
+    }
+    n
+}
 
 /// Every decision of every detector, in [`DETECTORS`]' order.
 pub fn decisions() -> impl Iterator<Item = &'static Decision> {
-    DETECTORS.iter().flat_map(|d| d.decisions())
+    DETECTORS.iter().flat_map(|d| d.detector.decisions())
 }
 
 /// The decision named `name`.
@@ -25,12 +105,22 @@ pub fn decision(name: &str) -> Option<&'static Decision> {
     decisions().find(|d| d.name == name)
 }
 
+/// The model files the detectors read, in [`DETECTORS`]' order.
+pub fn model_files() -> impl Iterator<Item = &'static ModelFile> {
+    DETECTORS.iter().filter_map(|d| d.detector.model_file())
+}
+
+/// The model file whose option is `option` ([`ModelFile::option`]).
+pub fn model_file(option: &str) -> Option<&'static ModelFile> {
+    model_files().find(|f| f.option == option)
+}
+
 /// The columns the writers print (not [`Shown::Hidden`]), with where they are, in order.
 pub fn shown_columns() -> impl Iterator<Item = (&'static Column, Cols, usize)> {
     DETECTORS
         .iter()
         .flat_map(|d| {
-            d.columns()
+            d.columns
                 .iter()
                 .enumerate()
                 .map(move |(k, c)| (c, d.at(), k))
@@ -53,9 +143,14 @@ impl PartialEq for Scorer {
 impl Eq for Scorer {}
 
 impl Scorer {
-    /// The combined model, which decides by default.
+    /// The combined model's decision, the default.
+    pub const COMBINED: Scorer = Scorer(&combined::DECISION);
+    /// NCleaner's n-gram decision.
+    pub const NGRAM: Scorer = Scorer(&ngram::DECISION);
+
+    /// The combined model, which decides by default ([`Scorer::COMBINED`]).
     pub fn combined() -> Scorer {
-        Scorer::named("combined").expect("the combined model decides")
+        Scorer::COMBINED
     }
 
     /// The decision named `name`.
@@ -89,7 +184,8 @@ impl std::fmt::Debug for Scorer {
 /// Run the detectors on a page's blocks, then set every block's `bpv` by `scorer`.
 pub fn run(blocks: &mut [Block], page: &Page<'_>, scorer: Scorer) {
     for d in DETECTORS {
-        if d.always() || d.decisions().iter().any(|x| x.name == scorer.name()) {
+        let d = d.detector;
+        if d.always() || d.decisions().iter().any(|x| Scorer(x) == scorer) {
             d.score(blocks, page);
         }
     }
@@ -102,13 +198,14 @@ pub fn run(blocks: &mut [Block], page: &Page<'_>, scorer: Scorer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::detector::MAX_COLUMNS;
+    use crate::classify::detector::N_COLUMNS;
 
     #[test]
     fn names_are_unique_and_the_columns_follow_each_other() {
         for names in [
-            DETECTORS.iter().map(|d| d.name()).collect::<Vec<_>>(),
+            DETECTORS.iter().map(|d| d.name).collect::<Vec<_>>(),
             decisions().map(|d| d.name).collect(),
+            model_files().map(|f| f.option).collect(),
         ] {
             let mut unique = names.clone();
             unique.sort();
@@ -117,7 +214,7 @@ mod tests {
         }
         let mut columns: Vec<&str> = DETECTORS
             .iter()
-            .flat_map(|d| d.columns().iter().map(|c| c.name))
+            .flat_map(|d| d.columns.iter().map(|c| c.name))
             .collect();
         let n = columns.len();
         columns.sort();
@@ -126,10 +223,13 @@ mod tests {
         // Each detector's columns follow the ones before it in the table, as many as it names.
         let mut next = 0;
         for d in DETECTORS {
-            assert_eq!(d.at(), Cols::new(next, d.columns().len()), "{}", d.name());
-            next += d.columns().len();
+            assert_eq!(d.at(), Cols::new(next, d.columns.len()), "{}", d.name);
+            next += d.columns.len();
         }
-        assert!(next <= MAX_COLUMNS, "the columns fit a block's table");
+        assert_eq!(
+            next, N_COLUMNS,
+            "the table has room for every column, no more"
+        );
     }
 
     #[test]
@@ -139,5 +239,23 @@ mod tests {
         }
         assert!(Scorer::named("nothing").is_none());
         assert_eq!(Scorer::default().name(), "combined");
+        assert_eq!(Scorer::NGRAM.name(), "ngram");
+        assert_eq!(Scorer::named("ngram"), Some(Scorer::NGRAM));
+    }
+
+    #[test]
+    fn model_files_are_found_by_their_options() {
+        for f in model_files() {
+            assert!(std::ptr::eq(model_file(f.option).unwrap(), f));
+            assert!(
+                !f.option.contains('-') && !f.help.ends_with('.'),
+                "{}",
+                f.option
+            );
+        }
+        let options: Vec<&str> = model_files().map(|f| f.option).collect();
+        for o in ["model", "ngram_model", "markup_model", "combined_model"] {
+            assert!(options.contains(&o), "{options:?}");
+        }
     }
 }

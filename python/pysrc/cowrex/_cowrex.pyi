@@ -3,8 +3,9 @@
 import os
 from typing import Any, Iterator, Literal, Optional, Sequence, TypedDict, Union
 
+# Generated from the registry by tests/docs.rs (COWREX_BLESS=1 cargo test --release --test docs):
+# the detectors' decisions.
 Scorer = Literal[
-    "combined",
     "mlp",
     "ngram",
     "justext",
@@ -12,6 +13,7 @@ Scorer = Literal[
     "boilerpipe-density",
     "boilerpipe-cleaneval",
     "boilerpipe-largest",
+    "combined",
 ]
 
 class Options(TypedDict, total=False):
@@ -23,10 +25,17 @@ class Options(TypedDict, total=False):
     """Where the combined model cuts a document without ``threshold`` (default: balanced)."""
     lang: Literal["auto", "en", "de", "fr", "sv"]
     ngram: Literal["auto", "standard", "nonlexical", "off"]
+    # Generated from the registry by tests/docs.rs (COWREX_BLESS=1 cargo test --release --test docs):
+    # the detectors' model files.
     model: Union[str, os.PathLike[str]]
+    """Boilerplate MLP for every document instead of the built-in ones (cowrex compact format or FANN .net)."""
     ngram_model: Union[str, os.PathLike[str]]
-    combined_model: Union[str, os.PathLike[str]]
+    """N-gram model file (from `cowrex train ngram`) instead of the built-in one."""
     markup_model: Union[str, os.PathLike[str]]
+    """Markup model (from `cowrex train markup`) instead of the built-in one."""
+    combined_model: Union[str, os.PathLike[str]]
+    """Combined model (from `cowrex train combined`) instead of the built-in one."""
+    # End of the detectors' model files.
     profiles: Sequence[Union[str, os.PathLike[str]]]
     max_depth: int
     max_blocks: int

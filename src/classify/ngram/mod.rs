@@ -6,8 +6,8 @@ mod model;
 
 pub use model::*;
 
-use super::detector::{self, Column, Cut, Decision, Shown};
-use super::{Block, ModelError, binary};
+use super::detector::{self, Column, Cut, Decision, ModelFile, Shown};
+use super::{Block, ModelError, binary, registry};
 
 /// NCleaner as a detector ([`crate::classify::detector`]): one column, `ngram`, the block's
 /// score in bits per character (positive = clean) under the model for the page's language
@@ -15,10 +15,33 @@ use super::{Block, ModelError, binary};
 /// letters.
 pub struct Detector;
 
-const NAME: &str = "ngram";
+/// Its name in the registry.
+pub const NAME: &str = "ngram";
+
+/// Its columns.
+pub const COLUMNS: &[Column] = &[Column {
+    name: "ngram",
+    shown: Shown::Number,
+}];
 
 /// Its columns in the table.
-const AT: detector::Cols = detector::Cols::new(1, 1);
+const AT: detector::Cols = registry::cols(NAME);
+
+/// Its decision.
+pub const DECISION: Decision = Decision {
+    name: "ngram",
+    about: "NCleaner's n-gram score: bpv = 1 / (1 + e^score), so ≥ 0 bits is kept",
+    bpv,
+    cut: Cut::Half,
+};
+
+/// `--ngram-model`: an n-gram model for every document instead of the built-in ones
+/// ([`crate::classify::Models::ngram`]).
+pub static MODEL_FILE: ModelFile = ModelFile {
+    option: "ngram_model",
+    help: "N-gram model file (from `cowrex train ngram`) instead of the built-in one",
+    load: |bytes| Ok(Box::new(super::read_ngram(bytes)?)),
+};
 
 /// A block's n-gram score, if it has one.
 pub fn of(b: &Block) -> Option<f32> {
@@ -38,21 +61,6 @@ fn bpv(b: &Block) -> f32 {
 }
 
 impl detector::Detector for Detector {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn columns(&self) -> &'static [Column] {
-        &[Column {
-            name: "ngram",
-            shown: Shown::Number,
-        }]
-    }
-
-    fn at(&self) -> detector::Cols {
-        AT
-    }
-
     fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
         let model = page.models.ngram(page.language);
         for b in blocks {
@@ -62,11 +70,10 @@ impl detector::Detector for Detector {
     }
 
     fn decisions(&self) -> &'static [Decision] {
-        &[Decision {
-            name: "ngram",
-            about: "NCleaner's n-gram score: bpv = 1 / (1 + e^score), so ≥ 0 bits is kept",
-            bpv,
-            cut: Cut::Half,
-        }]
+        &[DECISION]
+    }
+
+    fn model_file(&self) -> Option<&'static ModelFile> {
+        Some(&MODEL_FILE)
     }
 }
