@@ -154,7 +154,11 @@ const NGRAM_NON_LEXICAL: BuiltinNgram = BuiltinNgram {
     layout: include_bytes!(concat!(env!("OUT_DIR"), "/ngram-nonlexical.bin")),
 };
 
-/// An error reading a model.
+/// What is wrong with a model's bytes: the error of the model parsers, which see bytes, not a
+/// file. Loading a model file turns it into an [`crate::Error`] of kind
+/// [`crate::error::ErrorKind::Model`] that names the file ("model PATH: CAUSE") and has this
+/// as its `source()`. (`build.rs` compiles two of the parsers too, with a `ModelError` of its
+/// own.)
 #[derive(Debug)]
 pub struct ModelError(pub String);
 
