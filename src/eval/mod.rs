@@ -603,13 +603,7 @@ fn training_data(
         }
         let blocks = blocks_of(d);
         let x = rows(i);
-        let words: f64 = blocks
-            .iter()
-            .zip(l)
-            .filter(|(_, l)| l.is_some())
-            .map(|(b, _)| 1.0 + b.stats.words as f64)
-            .sum();
-        let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
+        let (words, labelled) = labelled_weight(blocks, l);
         for ((b, label), row) in blocks.iter().zip(l).zip(x.chunks_exact(width)) {
             if let Some(share) = label {
                 let w = page_weight[i] * labelled * (1.0 + b.stats.words as f64) / words;
@@ -1034,6 +1028,19 @@ pub fn cross_validate_ngram(
     }
 }
 
+/// Of a page's labelled blocks: their words, each block counted as one word more, and their
+/// number. A page weighs as many blocks as it has labelled, spread over them by these words.
+fn labelled_weight(blocks: &[Block], labels: &[Option<f32>]) -> (f64, f64) {
+    let words: f64 = blocks
+        .iter()
+        .zip(labels)
+        .filter(|(_, l)| l.is_some())
+        .map(|(b, _)| 1.0 + b.stats.words as f64)
+        .sum();
+    let labelled = labels.iter().filter(|l| l.is_some()).count() as f64;
+    (words, labelled)
+}
+
 /// A hash of a page's host (of its page id when it has no URL), for the markup model's count
 /// of hosts.
 fn host_key(page: &GoldPage) -> u64 {
@@ -1057,13 +1064,7 @@ fn markup_counts(
             continue;
         }
         let blocks = blocks_of(d);
-        let words: f64 = blocks
-            .iter()
-            .zip(l)
-            .filter(|(_, l)| l.is_some())
-            .map(|(b, _)| 1.0 + b.stats.words as f64)
-            .sum();
-        let labelled = l.iter().filter(|l| l.is_some()).count() as f64;
+        let (words, labelled) = labelled_weight(blocks, l);
         let host = host_key(pages[i]);
         for (b, label) in blocks.iter().zip(l) {
             if let Some(share) = label {
