@@ -19,6 +19,7 @@
 
 pub mod classify;
 pub mod decode;
+mod digest;
 pub mod document;
 pub mod error;
 pub mod eval;

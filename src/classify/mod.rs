@@ -216,12 +216,12 @@ impl Checksum {
             for part in &self.covers {
                 sum.update(part);
             }
-            let mut hex = crate::output::hex(&sum.finalize());
+            let mut hex = crate::digest::hex(&sum.finalize());
             for change in &self.changes {
                 let mut sum = Md5::new();
                 sum.update(&hex);
                 sum.update(change);
-                hex = crate::output::hex(&sum.finalize());
+                hex = crate::digest::hex(&sum.finalize());
             }
             hex
         })

@@ -188,7 +188,7 @@ pub fn load_block_labels(dir: &Path, set: &str) -> Result<HashMap<String, PathBu
             let name = e.file_name().to_string_lossy().into_owned();
             let stem = name.trim_end_matches(".gz").trim_end_matches(".html");
             out.insert(stem.to_owned(), annotated.clone());
-            out.insert(crate::output::hex(&sha2::Sha256::digest(&bytes)), annotated);
+            out.insert(crate::digest::hex(&sha2::Sha256::digest(&bytes)), annotated);
         }
     }
     Ok(out)

@@ -10,7 +10,7 @@ mod number;
 pub mod stats;
 pub mod xml;
 
-pub use number::{format_general, hex};
+pub use number::format_general;
 
 use std::sync::LazyLock;
 

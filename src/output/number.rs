@@ -1,9 +1,4 @@
-//! Numbers as texrex writes them (`FloatToStrF(x, ffGeneral, 6, …)`), and bytes as hexadecimal.
-
-/// Lower-case hexadecimal of bytes (checksums, ids).
-pub fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
+//! Numbers as texrex writes them: `FloatToStrF(x, ffGeneral, 6, …)`.
 
 /// Format a value as texrex's `FloatToStrF(x, ffGeneral, 6, …)`: 6 significant digits, no
 /// trailing zeros.

@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::dups::ExactDups;
 use super::progress::Progress;
+use crate::digest::hex;
 use crate::document::Config;
-use crate::output::hex;
 use crate::warc::{Location, Retry};
 
 /// The default cap on a record's block, in bytes (`--max-payload`).

@@ -9,9 +9,17 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::config::{Input, RunConfig};
-use super::writer::Rendered;
 use crate::output::gz::GzMembers;
 use crate::output::stats::FileStats;
+
+/// A rendered corpus document and where the `duplicate-of` mark goes.
+pub(super) struct Rendered {
+    /// The document in its format.
+    pub bytes: Vec<u8>,
+    /// Byte offset where `duplicate-of` goes: the `>` that ends `<doc …>`, or the JSON
+    /// line's final `}`.
+    pub mark_at: usize,
+}
 
 /// One gzip output file of an input, written under a temporary name.
 pub(super) struct GzOut {

@@ -6,21 +6,12 @@
 use std::io;
 
 use super::config::{Formats, Input, RunConfig};
-use super::files::FileOut;
+use super::files::{FileOut, Rendered};
 use super::sink::{Failure, Sink};
 use crate::document::{Config, Document};
 use crate::output::stats::FileStats;
 use crate::output::{jsonl, xml};
 use crate::shingle;
-
-/// A rendered corpus document and where the `duplicate-of` mark goes.
-pub(super) struct Rendered {
-    /// The document in its format.
-    pub bytes: Vec<u8>,
-    /// Byte offset where `duplicate-of` goes: the `>` that ends `<doc …>`, or the JSON
-    /// line's final `}`.
-    pub mark_at: usize,
-}
 
 /// A document rendered in every format asked for, with its shingle and link lines.
 pub(super) struct Renders {
