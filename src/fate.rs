@@ -7,8 +7,11 @@
 pub enum Fate {
     /// A document was written.
     Written,
-    /// Not a `response` record.
+    /// Neither a `response` record nor a `resource` record (a page captured without its HTTP
+    /// exchange), nor a `revisit`.
     NotResponse,
+    /// A `revisit` record: a capture that repeats an earlier one, without its payload.
+    Revisit,
     /// An HTTP status other than 2xx.
     HttpStatus,
     /// Not HTML by its media type (or, without one, by its first bytes).
@@ -39,9 +42,10 @@ pub enum Fate {
 
 impl Fate {
     /// Every fate, in the order of the documentation.
-    pub const ALL: [Fate; 15] = [
+    pub const ALL: [Fate; 16] = [
         Fate::Written,
         Fate::NotResponse,
+        Fate::Revisit,
         Fate::HttpStatus,
         Fate::NotHtml,
         Fate::Binary,
@@ -62,6 +66,7 @@ impl Fate {
         match self {
             Fate::Written => "written",
             Fate::NotResponse => "skipped.not_response",
+            Fate::Revisit => "skipped.revisit",
             Fate::HttpStatus => "skipped.http_status",
             Fate::NotHtml => "skipped.not_html",
             Fate::Binary => "skipped.binary",

@@ -274,6 +274,61 @@ fn raw_record(warc_type: &str, content_type: &str, block: &[u8], n: usize) -> Ve
     r
 }
 
+/// A page stored as a `resource` record (as browser-based crawlers store pages) is analysed
+/// as a response's page is; a `revisit` record has its own fate; every record is counted.
+#[test]
+fn resource_records_are_pages_and_revisits_have_their_own_fate() {
+    let out = tempdir("record-types");
+    let warc = out.join("types.warc");
+    let article = sample_page();
+    let mut bytes = raw_record(
+        "resource",
+        "text/html; charset=utf-8",
+        article.as_bytes(),
+        1,
+    );
+    bytes.extend(raw_record(
+        "resource",
+        "image/png",
+        b"\x89PNG\r\n\x1a\n....",
+        2,
+    ));
+    bytes.extend(raw_record(
+        "revisit",
+        "application/http; msgtype=response",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n",
+        3,
+    ));
+    bytes.extend(warc_record("https://example.org/4", &article, 4));
+    std::fs::write(&warc, &bytes).unwrap();
+    let o = process(&[&warc], &out, &["--format", "jsonl"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stats = stats_without_time(&out, "types");
+    assert_eq!(stats["records"], 4, "{stats}");
+    assert_eq!(stats["fates"]["written"], 2, "{stats}");
+    assert_eq!(stats["fates"]["skipped.not_html"], 1, "{stats}");
+    assert_eq!(stats["fates"]["skipped.revisit"], 1, "{stats}");
+    assert_eq!(stats["records_by_type"]["resource"], 2, "{stats}");
+    let lines = String::from_utf8(gunzip(&out.join("types.jsonl.gz"))).unwrap();
+    let docs: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs.len(), 2);
+    // The resource record's page gives the text the response's gives, from its own URL.
+    assert_eq!(docs[0]["url"], "https://example.org/1");
+    assert_eq!(docs[1]["url"], "https://example.org/4");
+    assert!(!docs[0]["text"].as_str().unwrap().is_empty());
+    assert_eq!(docs[0]["text"], docs[1]["text"]);
+    // The documents iterator selects the same records.
+    let mut stream = cowrex::Extractor::builtin()
+        .read_warc(warc.to_str().unwrap(), 1)
+        .unwrap();
+    let urls: Vec<String> = (&mut stream).map(|d| d.unwrap().meta.url).collect();
+    assert_eq!(urls, ["https://example.org/1", "https://example.org/4"]);
+    assert_eq!(stream.stats().fates["skipped.revisit"], 1);
+}
+
 #[test]
 fn inputs_without_warc_records_fail_with_their_reason() {
     let dir = tempdir("not-warc");

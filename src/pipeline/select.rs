@@ -1,7 +1,9 @@
 //! Record selection: which WARC records hold an HTML page to analyse, and that page. A record
 //! is selected when it is a `response` with a 2xx status (or none), HTML by its media type (or,
 //! without one, by its first bytes), not binary, and its `Content-Encoding`, if any, can be
-//! undone; otherwise its [`Fate`] says why not.
+//! undone; or a `resource` record (a page captured without its HTTP exchange, as browser-based
+//! crawlers store pages) that is HTML by its `Content-Type` (or, without one, by its first
+//! bytes) and not binary. Otherwise its [`Fate`] says why not: a `revisit` record has its own.
 
 use crate::document::{Meta, Page};
 use crate::fate::Fate;
@@ -21,8 +23,11 @@ pub fn record_page<'r>(
     max_payload: u64,
     decoded: &'r mut Vec<u8>,
 ) -> Result<Page<'r>, Fate> {
-    if r.warc_type != "response" {
-        return Err(Fate::NotResponse);
+    match r.warc_type.as_str() {
+        "response" => {}
+        "resource" => return resource_page(r, arcfile),
+        "revisit" => return Err(Fate::Revisit),
+        _ => return Err(Fate::NotResponse),
     }
     let resp = http::parse(&r.block);
     if let Some(status) = resp.status
@@ -64,24 +69,52 @@ pub fn record_page<'r>(
     if looks_binary(payload) {
         return Err(Fate::Binary);
     }
-    let meta = Meta {
-        url: r.target_uri.clone().unwrap_or_default(),
-        ip: r.ip.clone(),
-        record_id: r.record_id.clone(),
-        warc_date: r.warc_date.clone(),
-        http_date: resp.header("Date").map(str::to_string),
-        last_modified: resp.header("Last-Modified").map(str::to_string),
-        arcfile: arcfile.to_string(),
-        arcoffset: r.offset,
-        arclength: r.length,
-        truncated: r.truncated.clone(),
-    };
+    let mut meta = record_meta(r, arcfile);
+    meta.http_date = resp.header("Date").map(str::to_string);
+    meta.last_modified = resp.header("Last-Modified").map(str::to_string);
     Ok(Page {
         raw,
         payload,
         http_charset: resp.charset(),
         meta,
     })
+}
+
+/// The page of a `resource` record: its block is the page itself, its media type and charset
+/// the record's `Content-Type`.
+fn resource_page<'r>(r: &'r Record, arcfile: &str) -> Result<Page<'r>, Fate> {
+    let html = match r.content_type.as_deref().map(http::mime_of) {
+        Some(m) => is_html_mime(&m),
+        None => looks_like_html(&r.block),
+    };
+    if !html {
+        return Err(Fate::NotHtml);
+    }
+    if looks_binary(&r.block) {
+        return Err(Fate::Binary);
+    }
+    Ok(Page {
+        raw: &r.block,
+        payload: &r.block,
+        http_charset: r.content_type.as_deref().and_then(http::charset_of),
+        meta: record_meta(r, arcfile),
+    })
+}
+
+/// A record's provenance, without the HTTP headers.
+fn record_meta(r: &Record, arcfile: &str) -> Meta {
+    Meta {
+        url: r.target_uri.clone().unwrap_or_default(),
+        ip: r.ip.clone(),
+        record_id: r.record_id.clone(),
+        warc_date: r.warc_date.clone(),
+        http_date: None,
+        last_modified: None,
+        arcfile: arcfile.to_string(),
+        arcoffset: r.offset,
+        arclength: r.length,
+        truncated: r.truncated.clone(),
+    }
 }
 
 /// Undo a `Content-Encoding`. `Ok(None)`: the payload is not actually encoded (stored

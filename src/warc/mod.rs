@@ -33,6 +33,9 @@ pub struct Record {
     pub ip: Option<String>,
     /// `WARC-Identified-Payload-Type`.
     pub identified_payload_type: Option<String>,
+    /// The record's `Content-Type`: of its block (`application/http; msgtype=response` for a
+    /// response, the page's own media type for a `resource` record).
+    pub content_type: Option<String>,
     /// Why the record's block is incomplete, if it is: the crawler's `WARC-Truncated` reason
     /// (`length`, `time`, `disconnect`, `unspecified`), or [`END_OF_INPUT`] when the input
     /// ended inside the block.
@@ -276,6 +279,7 @@ fn take_record(r: &mut WarcRecord, offset: u64, max_payload: u64) -> (Record, io
         warc_date: get("WARC-Date"),
         ip: get("WARC-IP-Address"),
         identified_payload_type: get("WARC-Identified-Payload-Type"),
+        content_type: get("Content-Type"),
         truncated: get("WARC-Truncated"),
         offset,
         ..Default::default()
