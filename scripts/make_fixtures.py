@@ -5,6 +5,10 @@
                             page, one gzip member per record; pages in UTF-8 (with and without
                             BOM), windows-1252, ISO-8859-2 and Shift_JIS, plus non-HTML and
                             non-200 responses and a revisit record.
+  fixtures/sample-arc.arc.gz
+                            The same crawl as an ARC file (version 1, one gzip member per
+                            record): the filedesc record, then one record per page (the HTTP
+                            response), as the Internet Archive wrote crawls before WARC.
   fixtures/broken.warc.gz   Damage: garbage between members, a truncated member, a record with a
                             wrong (short) Content-Length, binary junk served as HTML, invalid
                             UTF-8, 100,000-deep nesting, a 50 MB record, and good records
@@ -188,6 +192,29 @@ class Warc:
         return b"".join(self.members)
 
 
+class Arc:
+    """An ARC file (version 1) of the same pages: `Warc.page`'s arguments, the HTTP response only."""
+
+    DATE = DATE.replace("-", "").replace("T", "").replace(":", "").rstrip("Z")
+
+    def __init__(self, name):
+        self.members = []
+        self.n = 0
+        block = b"1 0 cowrex fixtures\nURL IP-address Archive-date Content-type Archive-length\n"
+        self.add("filedesc://%s 0.0.0.0 %s text/plain" % (name, self.DATE), block)
+
+    def add(self, header, block):
+        self.members.append(member(("%s %d\n" % (header, len(block))).encode() + block + b"\n"))
+
+    def page(self, uri, body, content_type="text/html; charset=UTF-8", status="200 OK", ip="192.0.2.1", extra=""):
+        self.n += 1
+        self.add("%s %s %s %s" % (uri, ip, self.DATE, content_type.split(";")[0]),
+                 http_response(body, content_type, status, extra))
+
+    def bytes(self):
+        return b"".join(self.members)
+
+
 def article(i, charset="UTF-8", title=None, paragraphs=None):
     t = TEXTS[i % len(TEXTS)]
     title = title or t[0]
@@ -195,9 +222,8 @@ def article(i, charset="UTF-8", title=None, paragraphs=None):
     return ARTICLE.format(title=title, p1=p[0], p2=p[1], p3=p[2], meta_charset=charset)
 
 
-def sample():
-    w = Warc()
-    w.warcinfo()
+def pages(w):
+    """The sample's pages, written by `w` (a Warc or an Arc)."""
     w.page("https://example.org/news/festival", article(0).encode("utf-8"))
     w.page("https://example.org/news/library", b"\xef\xbb\xbf" + article(1).encode("utf-8"), content_type="text/html")
     w.page("https://example.de/cafe", article(0, "windows-1252", "Café Müller", [CAFE, CAFE, CAFE]).encode("cp1252"),
@@ -209,12 +235,24 @@ def sample():
     w.page("https://example.org/logo.png", b"\x89PNG\r\n\x1a\n" + bytes(range(256)), content_type="image/png")
     w.page("https://example.org/missing", b"<html><body><p>Not found</p></body></html>", status="404 Not Found")
     w.page("https://example.org/news/library2", article(1).replace("Library", "The library").encode("utf-8"))
+
+
+def sample():
+    w = Warc()
+    w.warcinfo()
+    pages(w)
     w.n += 1
     revisit = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
     w.add(record("revisit", "https://example.org/news/festival", revisit, uuid(w.n * 10 + 2),
                  extra=[("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest")],
                  content_type="application/http; msgtype=response"))
     return w.bytes()
+
+
+def sample_arc():
+    a = Arc("sample-arc.arc.gz")
+    pages(a)
+    return a.bytes()
 
 
 def broken():
@@ -245,12 +283,14 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "sample.warc.gz"), "wb") as f:
         f.write(sample())
+    with open(os.path.join(OUT, "sample-arc.arc.gz"), "wb") as f:
+        f.write(sample_arc())
     with open(os.path.join(OUT, "broken.warc.gz"), "wb") as f:
         f.write(broken())
     for lang in CJK_PAGES:
         with open(os.path.join(OUT, "cjk-%s.html" % lang), "w", encoding="utf-8", newline="\n") as f:
             f.write(cjk_page(lang))
-    for name in ("sample.warc.gz", "broken.warc.gz", "cjk-zh.html", "cjk-ja.html"):
+    for name in ("sample.warc.gz", "sample-arc.arc.gz", "broken.warc.gz", "cjk-zh.html", "cjk-ja.html"):
         print("%s: %d bytes" % (os.path.join(OUT, name), os.path.getsize(os.path.join(OUT, name))))
 
 

@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::*;
 
 #[test]
@@ -97,6 +99,209 @@ fn arc_offsets_point_at_the_records() {
     }
 }
 
+/// The documents of `dir/stem.jsonl.gz`, without their provenance (and id, unless `keep_id`):
+/// what two copies of a crawl in different containers must agree on.
+fn documents_apart_from_provenance(
+    dir: &Path,
+    stem: &str,
+    keep_id: bool,
+) -> Vec<serde_json::Value> {
+    let jsonl = String::from_utf8(gunzip(&dir.join(format!("{stem}.jsonl.gz")))).unwrap();
+    jsonl
+        .lines()
+        .map(|l| {
+            let mut d: serde_json::Value = serde_json::from_str(l).unwrap();
+            let o = d.as_object_mut().unwrap();
+            o.remove("provenance");
+            if !keep_id {
+                o.remove("id");
+            }
+            d
+        })
+        .collect()
+}
+
+#[test]
+fn arc_files_give_the_documents_of_their_warc_twin() {
+    let pairs = [
+        Some((fixture("sample-arc.arc.gz"), fixture("sample.warc.gz"), 6)),
+        shared_data("warc").map(|d| {
+            let stem = "ukwa_IAH-20080430204825-00000-blackbook-truncated";
+            (
+                d.join(format!("{stem}.arc.gz")),
+                d.join(format!("{stem}.warc.gz")),
+                2,
+            )
+        }),
+    ];
+    for (arc, warc, documents) in pairs.into_iter().flatten() {
+        let (a, w) = (tempdir("arc"), tempdir("arc-warc"));
+        for (input, out) in [(&arc, &a), (&warc, &w)] {
+            assert!(
+                process(&[input], out, &["--format", "jsonl,xml", "-j2"])
+                    .status
+                    .success()
+            );
+        }
+        let stem = cowrex::pipeline::Input::file(arc.clone()).stem;
+        let warc_stem = cowrex::pipeline::Input::file(warc.clone()).stem;
+        let from_arc = documents_apart_from_provenance(&a, &stem, false);
+        assert_eq!(from_arc.len(), documents, "{}", arc.display());
+        assert_eq!(
+            from_arc,
+            documents_apart_from_provenance(&w, &warc_stem, false),
+            "{}",
+            arc.display()
+        );
+        // The provenance names the ARC file, and its offset and length are the record's member.
+        let bytes = std::fs::read(&arc).unwrap();
+        let jsonl = String::from_utf8(gunzip(&a.join(format!("{stem}.jsonl.gz")))).unwrap();
+        for l in jsonl.lines() {
+            let d: serde_json::Value = serde_json::from_str(l).unwrap();
+            let p = &d["provenance"];
+            let name = arc.file_name().unwrap().to_str().unwrap();
+            assert_eq!(p["warc_file"], name);
+            assert!(p["warc_date"].as_str().unwrap().ends_with('Z'), "{p}");
+            let (o, n) = (
+                p["offset"].as_u64().unwrap() as usize,
+                p["length"].as_u64().unwrap() as usize,
+            );
+            let member =
+                String::from_utf8_lossy(&common::gunzip_bytes(&bytes[o..o + n])).into_owned();
+            assert!(
+                member.starts_with(&format!("{} ", d["url"].as_str().unwrap())),
+                "{member:.80}"
+            );
+        }
+        let stats = check_outputs(&a, &stem);
+        assert_eq!(
+            stats["records_by_type"]["warcinfo"], 1,
+            "the filedesc record: {stats}"
+        );
+        assert_eq!(stats["fates"]["written"], documents as u64);
+    }
+}
+
+/// The records of a `.warc.gz`, each decompressed.
+fn records_of(warc: &Path) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(warc).unwrap();
+    let mut records = Vec::new();
+    cowrex::warc::read_file(
+        warc,
+        cowrex::warc::ReadOptions {
+            max_payload: 1 << 30,
+        },
+        |item| {
+            if let cowrex::warc::ReadItem::Record(r) = item {
+                let (o, n) = (r.offset as usize, r.length as usize);
+                records.push(common::gunzip_bytes(&bytes[o..o + n]));
+            }
+            true
+        },
+    )
+    .unwrap();
+    records
+}
+
+#[test]
+fn zstd_warcs_give_the_documents_of_their_gzip_twin() {
+    let records = records_of(&fixture("sample.warc.gz"));
+    assert!(records.len() > 20);
+    let dict = zstd::dict::from_samples(&records, 2048).unwrap();
+    let frame = |r: &[u8], d: Option<&[u8]>| {
+        let mut c = match d {
+            Some(d) => zstd::bulk::Compressor::with_dictionary(9, d).unwrap(),
+            None => zstd::bulk::Compressor::new(9).unwrap(),
+        };
+        c.include_checksum(true).unwrap();
+        c.compress(r).unwrap()
+    };
+    let mut dictionary_frame = vec![0x5d, 0x2a, 0x4d, 0x18];
+    dictionary_frame.extend_from_slice(&(dict.len() as u32).to_le_bytes());
+    dictionary_frame.extend_from_slice(&dict);
+    let gz = tempdir("zst-gz");
+    assert!(
+        process(&[&fixture("sample.warc.gz")], &gz, &["--format", "jsonl"])
+            .status
+            .success()
+    );
+    let expected = documents_apart_from_provenance(&gz, "sample", true);
+    let dir = tempdir("zst");
+    for (name, head, d) in [
+        ("plain", Vec::new(), None),
+        ("dict", dictionary_frame.clone(), Some(&dict[..])),
+    ] {
+        let frames: Vec<Vec<u8>> = records.iter().map(|r| frame(r, d)).collect();
+        let mut file = head.clone();
+        for f in &frames {
+            file.extend_from_slice(f);
+        }
+        let path = dir.join(format!("{name}.warc.zst"));
+        std::fs::write(&path, &file).unwrap();
+        let out = dir.join(name);
+        assert!(
+            process(&[&path], &out, &["--format", "jsonl", "-j2"])
+                .status
+                .success()
+        );
+        assert_eq!(
+            documents_apart_from_provenance(&out, name, true),
+            expected,
+            "{name}"
+        );
+        assert_eq!(
+            stats_without_time(&out, name)["fates"],
+            stats_without_time(&gz, "sample")["fates"]
+        );
+        // Each document's offset and length are its record's frame.
+        let jsonl = String::from_utf8(gunzip(&out.join(format!("{name}.jsonl.gz")))).unwrap();
+        for l in jsonl.lines() {
+            let p = &serde_json::from_str::<serde_json::Value>(l).unwrap()["provenance"];
+            let (o, n) = (
+                p["offset"].as_u64().unwrap() as usize,
+                p["length"].as_u64().unwrap() as usize,
+            );
+            let record = match d {
+                Some(d) => zstd::bulk::Decompressor::with_dictionary(d)
+                    .unwrap()
+                    .decompress(&file[o..o + n], 1 << 20)
+                    .unwrap(),
+                None => zstd::bulk::decompress(&file[o..o + n], 1 << 20).unwrap(),
+            };
+            assert!(record.starts_with(b"WARC/1.1"), "{name} at {o}");
+        }
+        // Damage in one frame costs that frame's record only.
+        let target = records
+            .iter()
+            .position(|r| {
+                let r = String::from_utf8_lossy(r);
+                r.contains("WARC-Type: response") && r.contains("https://example.pl/park")
+            })
+            .unwrap();
+        let at = head.len()
+            + frames[..target].iter().map(Vec::len).sum::<usize>()
+            + frames[target].len() / 2;
+        let mut damaged = file.clone();
+        damaged[at] ^= 0x55;
+        let path = dir.join(format!("{name}-damaged.warc.zst"));
+        std::fs::write(&path, &damaged).unwrap();
+        let out = dir.join(format!("{name}-damaged"));
+        assert!(
+            process(&[&path], &out, &["--format", "jsonl"])
+                .status
+                .success()
+        );
+        let got = documents_apart_from_provenance(&out, &format!("{name}-damaged"), true);
+        assert_eq!(got.len(), expected.len() - 1, "{name}");
+        assert!(got.iter().all(|d| d["url"] != "https://example.pl/park"));
+        let stats = stats_without_time(&out, &format!("{name}-damaged"));
+        assert_eq!(
+            stats["stream_errors"]["corrupt_zstd_or_record"], 1,
+            "{stats}"
+        );
+    }
+}
+
 #[test]
 fn broken_input_loses_nothing_else() {
     let out = tempdir("broken");
@@ -113,6 +318,9 @@ fn broken_input_loses_nothing_else() {
     assert!(xml.contains("url=\"https://example.org/bad-utf8\""));
     let fates = &stats["fates"];
     assert_eq!(fates["skipped.payload_too_large"], 1, "{stats}");
+    // Two damaged stretches: the garbage between members and the cut member, each alone (the
+    // whole records before them are not counted as damage).
+    assert_eq!(stats["stream_errors"]["corrupt_gzip_or_record"], 2, "{stats}");
     assert_eq!(fates["skipped.capped"], 1, "the 100,000-deep page: {stats}");
     assert_eq!(
         stats["capped"]["depth"], 1,
@@ -356,9 +564,9 @@ fn inputs_without_warc_records_fail_with_their_reason() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     for line in [
-        "junk.warc: no WARC record in its 24 bytes: not a WARC file",
-        "random.warc.gz: no WARC record in its 100000 bytes: not a WARC file",
-        "empty.warc: empty file: no WARC record",
+        "junk.warc: no WARC or ARC record in its 24 bytes: not a web archive",
+        "random.warc.gz: no WARC or ARC record in its 100000 bytes: not a web archive",
+        "empty.warc: empty file: no WARC or ARC record",
         "text.warc: a WET file",
     ] {
         assert!(err.contains(line), "{line}: {err}");
@@ -570,16 +778,16 @@ fn shared_warc_files_are_processed() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".warc.gz"))
+        .filter(|p| {
+            let p = p.to_string_lossy();
+            p.ends_with(".warc.gz") || p.ends_with(".arc.gz")
+        })
         .collect();
     files.sort();
-    assert!(!files.is_empty());
+    assert!(files.len() > 1);
     for f in files {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let stem = name
-            .trim_end_matches(".gz")
-            .trim_end_matches(".warc")
-            .to_string();
+        let stem = cowrex::pipeline::Input::file(f.clone()).stem;
         let (a, b) = (
             tempdir(&format!("shared-1-{stem}")),
             tempdir(&format!("shared-2-{stem}")),

@@ -36,13 +36,16 @@ pub struct ManifestShare<'a> {
     pub count: usize,
 }
 
-/// Whether a file name is a WARC file's (`.warc`, `.warc.gz`, any case).
+/// Whether a file name is a web archive's (`.warc`, `.arc`, each maybe followed by `.gz`, and
+/// `.warc.zst`; any case).
 fn is_warc_name(p: &Path) -> bool {
     let n = p
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    n.ends_with(".warc") || n.ends_with(".warc.gz")
+    [".warc", ".warc.gz", ".warc.zst", ".arc", ".arc.gz"]
+        .iter()
+        .any(|ext| n.ends_with(ext))
 }
 
 /// Resolve the arguments (`-` is standard input, spooled into `spool_dir`) and the manifest's
@@ -81,7 +84,7 @@ pub fn resolve(
             files.sort();
             if files.is_empty() {
                 out.warnings
-                    .push(format!("no .warc or .warc.gz files in {}", p.display()));
+                    .push(format!("no WARC or ARC files in {}", p.display()));
             }
             out.inputs.extend(files.into_iter().map(Input::file));
         } else if let Err(e) = std::fs::File::open(p) {
@@ -124,7 +127,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("cowrex-inputs-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("d")).unwrap();
-        for name in ["b.warc.gz", "a.warc", "notes.txt"] {
+        for name in [
+            "b.warc.gz",
+            "a.warc",
+            "notes.txt",
+            "c.arc.gz",
+            "d.warc.zst",
+            "e.ARC",
+        ] {
             std::fs::write(dir.join("d").join(name), b"").unwrap();
         }
         std::fs::create_dir_all(dir.join("empty")).unwrap();
@@ -135,7 +145,11 @@ mod tests {
         ];
         let r = resolve(&args, None, &dir).unwrap();
         let stems: Vec<&str> = r.inputs.iter().map(|i| i.stem.as_str()).collect();
-        assert_eq!(stems, ["a", "b"], "sorted, WARC files only");
+        assert_eq!(
+            stems,
+            ["a", "b", "c", "d", "e.ARC"],
+            "sorted, web archives only"
+        );
         assert_eq!(r.failed.len(), 1);
         assert!(r.failed[0].1.contains("missing.warc.gz"), "{:?}", r.failed);
         assert_eq!(r.warnings.len(), 1);

@@ -70,22 +70,28 @@ pub struct Input {
 }
 
 impl Input {
-    /// An input file; the stem is its name without `.gz` and `.warc`.
+    /// An input file; the stem is its name without its extensions (see [`stem`]).
     pub fn file(path: PathBuf) -> Input {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "input".into());
-        let mut stem = name.as_str();
-        for ext in [".gz", ".warc", ".arc"] {
-            stem = stem.strip_suffix(ext).unwrap_or(stem);
-        }
         Input {
-            stem: stem.to_string(),
+            stem: stem(&name).to_string(),
             arcfile: name.clone(),
             location: Location::File(path),
         }
     }
+}
+
+/// A file name without the extensions of web archives (`.warc`, `.arc`, each maybe followed by
+/// `.gz` or `.zst`), which names a run's outputs.
+pub(crate) fn stem(name: &str) -> &str {
+    let mut stem = name;
+    for ext in [".gz", ".zst", ".warc", ".arc"] {
+        stem = stem.strip_suffix(ext).unwrap_or(stem);
+    }
+    stem
 }
 
 /// Hash of everything that changes the output, for `done.json`: the run's settings as

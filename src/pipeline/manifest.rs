@@ -122,10 +122,7 @@ fn mirror(input: &mut Input, rel: &str, line: &str) -> Result<(), Error> {
             format!("{line}: cannot mirror this path under the output directory"),
         ));
     }
-    let mut stem = rel;
-    for ext in [".gz", ".warc", ".arc"] {
-        stem = stem.strip_suffix(ext).unwrap_or(stem);
-    }
+    let stem = super::config::stem(rel);
     // A name that is only extensions (`.warc.gz`, `..gz`) leaves no stem to name the outputs.
     if stem.is_empty()
         || stem.ends_with('/')

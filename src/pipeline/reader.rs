@@ -129,15 +129,15 @@ impl Batcher {
     }
 }
 
-/// Why an input read to its end holds nothing for cowrex: no WARC record in its bytes (random
+/// Why an input read to its end holds nothing for cowrex: no WARC or ARC record in its bytes (random
 /// bytes, a text or HTML file, an empty file), or only the records of a WET or WAT file. `None`
 /// for a WARC file (even one without HTML responses).
 pub(crate) fn not_a_warc(records_by_type: &BTreeMap<String, u64>, bytes: u64) -> Option<String> {
     if records_by_type.values().sum::<u64>() == 0 {
         return Some(if bytes == 0 {
-            "empty file: no WARC record".into()
+            "empty file: no WARC or ARC record".into()
         } else {
-            format!("no WARC record in its {bytes} bytes: not a WARC file")
+            format!("no WARC or ARC record in its {bytes} bytes: not a web archive")
         });
     }
     let only = |kind: &str| {

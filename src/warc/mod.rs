@@ -1,15 +1,21 @@
-//! WARC reading on top of `fastwarc`, with recovery: when a gzip member or a record header is
-//! broken, the reader skips to the next gzip member (or `WARC/` line) that starts a record
-//! and goes on, so one bad record never costs the rest of the file.
+//! Reading web archives: WARC files on top of `fastwarc`, and ARC files ([`arc`]), plain,
+//! gzipped (per record or whole) or zstd-compressed (per record, with or without a dictionary
+//! frame), with recovery: when a gzip member, a zstd frame or a record header is broken, the
+//! reader skips to the next member (or frame, or line) that starts a record and goes on, so one
+//! bad record never costs the rest of the file.
 
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use fastwarc::stream_io::traits::IntoWarcReader;
+use fastwarc::stream_io::traits::{IntoWarcReader, WarcRead};
+use fastwarc::stream_io::zstd::ZstdReader;
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{SharedWarcRecord, WarcRecord};
 use memchr::memmem;
 
+mod arc;
 #[cfg(feature = "http")]
 mod fetch;
 pub mod http;
@@ -18,7 +24,7 @@ pub mod source;
 
 pub use source::{Location, Retry, Source};
 
-/// One WARC record as the pipeline sees it.
+/// One WARC record as the pipeline sees it (an ARC record is read into one too).
 #[derive(Debug, Clone, Default)]
 pub struct Record {
     /// `WARC-Type` (lower case; `unknown` when missing or unrecognised).
@@ -42,7 +48,8 @@ pub struct Record {
     pub truncated: Option<String>,
     /// The record block (for `response` records: HTTP headers and payload).
     pub block: Vec<u8>,
-    /// Where the record starts in the file (the gzip member for `.warc.gz`).
+    /// Where the record starts in the file (the gzip member for `.warc.gz`, the zstd frame for
+    /// `.warc.zst`).
     pub offset: u64,
     /// The record's length in the file (filled in when the next record is found).
     pub length: u64,
@@ -67,7 +74,8 @@ pub enum ReadItem {
     Broken(Record, String),
     /// A damaged stretch of the file that was skipped, with its reason and length in bytes.
     Skipped {
-        /// Why: `corrupt_record`, `corrupt_gzip_or_record` or [`TRUNCATED_RECORD`].
+        /// Why: `corrupt_record`, `corrupt_gzip_or_record`, `corrupt_zstd_or_record` or
+        /// [`TRUNCATED_RECORD`].
         reason: &'static str,
         /// Length of the stretch in bytes.
         bytes: u64,
@@ -81,7 +89,8 @@ pub struct ReadOptions {
     pub max_payload: u64,
 }
 
-/// Read every record of a WARC file (plain or gzip, per-record or whole-file), calling `f`
+/// Read every record of a WARC or ARC file (plain, gzip per record or whole, or zstd per
+/// record), calling `f`
 /// for each item in file order. Records are handed over with their length known. `f` returns
 /// `false` to stop reading (the result is then an `Interrupted` error). Returns the file's
 /// length in bytes.
@@ -99,27 +108,32 @@ pub fn read_file(
 
 /// [`read_file`] on any source.
 pub fn read(src: &Source, opts: ReadOptions, f: impl FnMut(ReadItem) -> bool) -> io::Result<u64> {
-    // The first pass's reader tells whether the file is gzipped (one request over HTTP).
-    let (first_reader, gzip) = open_first(src)?;
+    // The first pass's reader tells how the file is compressed (one request over HTTP).
+    let (first_reader, packing, mut start) = open_first(src)?;
+    let mut format = format_of(first_reader.buffer(), &packing);
     let mut first_reader = Some(first_reader);
     let mut out = Handover {
         f,
         go_on: true,
         pending: None,
     };
-    let mut start = 0u64;
     loop {
         let reader = match first_reader.take() {
             Some(r) => r,
             None => BufReader::with_capacity(1 << 17, src.open_at(start)?),
         };
-        let pass = if gzip {
-            let head = reader.buffer().to_vec();
-            let members = members::Members::new(reader.into_inner(), start, head);
-            read_pass(members, start, opts, &mut out)?
-        } else {
-            read_pass(reader, start, opts, &mut out)?
+        let stream: Box<dyn WarcRead> = match &packing {
+            Packing::Gzip => {
+                let head = reader.buffer().to_vec();
+                Box::new(members::Members::new(reader.into_inner(), start, head))
+            }
+            Packing::Zstd(Some(dict)) => {
+                Box::new(ZstdReader::with_dictionary(reader, dict.clone(), None))
+            }
+            Packing::Zstd(None) => Box::new(ZstdReader::new(reader)),
+            Packing::Plain => reader.into_warc_reader(),
         };
+        let pass = read_pass(stream, start, opts, &mut format, &mut out)?;
         // A stop request can surface as a read error; it is not damage to recover from.
         if crate::stop::requested() {
             return Err(stopped());
@@ -132,7 +146,7 @@ pub fn read(src: &Source, opts: ReadOptions, f: impl FnMut(ReadItem) -> bool) ->
         if !out.go_on {
             return Err(stopped());
         }
-        let (next, file_len) = skip_damage(src, from, gzip, &mut out)?;
+        let (next, file_len) = skip_damage(src, from, &packing, format, &mut out)?;
         match next {
             Some(n) if n > start => start = n,
             _ => return out.result(file_len),
@@ -140,23 +154,119 @@ pub fn read(src: &Source, opts: ReadOptions, f: impl FnMut(ReadItem) -> bool) ->
     }
 }
 
+/// The records' format by a file's first bytes (decompressing the start of a gzip member; zstd
+/// holds WARC files only); `None` when they do not tell (an empty or damaged start).
+fn format_of(head: &[u8], packing: &Packing) -> Option<Format> {
+    let mut content = Vec::new();
+    let content: &[u8] = match packing {
+        Packing::Zstd(_) => return Some(Format::Warc),
+        Packing::Plain => head,
+        Packing::Gzip => {
+            let mut dec = flate2::read::GzDecoder::new(head);
+            let _ = dec.by_ref().take(16).read_to_end(&mut content);
+            &content
+        }
+    };
+    if arc::is_arc(content) {
+        Some(Format::Arc { version2: false })
+    } else if content.starts_with(b"WARC/") {
+        Some(Format::Warc)
+    } else {
+        None
+    }
+}
+
+/// How a file's bytes are compressed, by its first bytes.
+enum Packing {
+    /// Not compressed.
+    Plain,
+    /// gzip members (one per record, or one for the whole file).
+    Gzip,
+    /// zstd frames, one per record (the IIPC's `.warc.zst`), with the dictionary of the
+    /// file's dictionary frame, if it starts with one.
+    Zstd(Option<Vec<u8>>),
+}
+
+/// The start of a gzip member.
+const GZIP_MAGIC: &[u8] = b"\x1f\x8b\x08";
+
+/// The start of a zstd frame.
+const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
+
+/// The start of the skippable frame that holds a `.warc.zst`'s dictionary.
+const ZSTD_DICTIONARY_FRAME: &[u8] = &[0x5d, 0x2a, 0x4d, 0x18];
+
+/// The start of a zstd dictionary.
+const ZSTD_DICTIONARY: &[u8] = &[0x37, 0xa4, 0x30, 0xec];
+
+/// The largest dictionary frame read.
+const MAX_DICTIONARY: u32 = 64 << 20;
+
+/// The records' format.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Format {
+    Warc,
+    /// An ARC file, of version 2 or (if not) 1.
+    Arc {
+        version2: bool,
+    },
+}
+
 /// The error of a read that the caller stopped.
 fn stopped() -> io::Error {
     io::Error::new(io::ErrorKind::Interrupted, "stopped")
 }
 
-/// A reader of `src` from its start, and whether the file is gzipped (by its first bytes).
-fn open_first(src: &Source) -> io::Result<(BufReader<source::Reader>, bool)> {
+/// A reader of `src` from its start, how the file is compressed (by its first bytes), and where
+/// its first record may start: after a zstd dictionary frame, which the reader is then past.
+fn open_first(src: &Source) -> io::Result<(BufReader<source::Reader>, Packing, u64)> {
     let mut reader = BufReader::with_capacity(1 << 17, src.open_at(0)?);
     let head = reader.fill_buf()?;
-    let gzip = if head.len() == 1 {
-        // Rare: a first read of one byte; look again from the start.
-        let mut magic = [0u8; 2];
-        read_full(&mut src.open_at(0)?, &mut magic)? == 2 && magic == [0x1f, 0x8b]
+    let mut magic = [0u8; 4];
+    let got = if head.len() < magic.len() {
+        // Rare: a first read of a few bytes; look again from the start.
+        read_full(&mut src.open_at(0)?, &mut magic)?
     } else {
-        head.starts_with(&[0x1f, 0x8b])
+        magic.copy_from_slice(&head[..4]);
+        4
     };
-    Ok((reader, gzip))
+    let magic = &magic[..got];
+    if magic.starts_with(&GZIP_MAGIC[..2]) {
+        Ok((reader, Packing::Gzip, 0))
+    } else if magic == ZSTD_MAGIC {
+        Ok((reader, Packing::Zstd(None), 0))
+    } else if magic == ZSTD_DICTIONARY_FRAME {
+        let (dict, frame_len) = zstd_dictionary(&mut reader)?;
+        Ok((reader, Packing::Zstd(Some(dict)), frame_len))
+    } else {
+        Ok((reader, Packing::Plain, 0))
+    }
+}
+
+/// Read a `.warc.zst`'s dictionary frame: the dictionary (decompressed if the frame holds it
+/// compressed) and the frame's length.
+fn zstd_dictionary(r: &mut impl Read) -> io::Result<(Vec<u8>, u64)> {
+    let bad = |what: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("zstd dictionary frame: {what}"),
+        )
+    };
+    let mut head = [0u8; 8];
+    r.read_exact(&mut head).map_err(|_| bad("cut short"))?;
+    let len = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+    if len > MAX_DICTIONARY {
+        return Err(bad("over 64 MiB"));
+    }
+    let mut content = vec![0u8; len as usize];
+    r.read_exact(&mut content).map_err(|_| bad("cut short"))?;
+    if content.starts_with(ZSTD_MAGIC) {
+        content = zstd::stream::decode_all(&content[..]).map_err(|e| bad(&e.to_string()))?;
+    }
+    if !content.starts_with(ZSTD_DICTIONARY) {
+        return Err(bad("not a zstd dictionary"));
+    }
+    Ok((content, 8 + u64::from(len)))
 }
 
 /// Hands the items to the caller's callback in file order, each record held back until the
@@ -218,11 +328,37 @@ struct Pass {
     last_offset: u64,
 }
 
-/// Read the records from `reader`, which is at `start` in the file, handing them to `out`, up
-/// to the end of the input or the first damage. A record whose block could not be read is
-/// held back as [`ReadItem::Broken`]. An `Interrupted` error when the callback asked to stop.
+/// Read the records from `reader` (the decompressed content), which is at `start` in the
+/// file, handing them to `out`, up to the end of the input or the first damage. A record whose
+/// block could not be read is held back as [`ReadItem::Broken`]. An `Interrupted` error when
+/// the callback asked to stop. A pass after damage decides the `format` by the bytes it starts
+/// with, if the file's first bytes did not tell.
 fn read_pass<F: FnMut(ReadItem) -> bool>(
-    reader: impl IntoWarcReader,
+    mut reader: Box<dyn WarcRead>,
+    start: u64,
+    opts: ReadOptions,
+    format: &mut Option<Format>,
+    out: &mut Handover<F>,
+) -> io::Result<Pass> {
+    if format.is_none() && start > 0 {
+        // After damage in the first record: the first record found tells.
+        if let Ok(head) = reader.fill_buf() {
+            *format = Some(if arc::is_arc(head) || arc::starts_record(head) {
+                Format::Arc { version2: false }
+            } else {
+                Format::Warc
+            });
+        }
+    }
+    match format {
+        Some(Format::Arc { version2 }) => arc::read_pass(reader, start, opts, version2, out),
+        _ => warc_pass(reader, start, opts, out),
+    }
+}
+
+/// [`read_pass`] of WARC records.
+fn warc_pass<F: FnMut(ReadItem) -> bool>(
+    reader: Box<dyn WarcRead>,
     start: u64,
     opts: ReadOptions,
     out: &mut Handover<F>,
@@ -233,6 +369,11 @@ fn read_pass<F: FnMut(ReadItem) -> bool>(
         max_header_len: 1 << 20,
         ..Default::default()
     };
+    let failed_in = Arc::new(AtomicU64::new(u64::MAX));
+    let reader = Noting {
+        inner: reader,
+        failed_in: failed_in.clone(),
+    };
     let iter = ArchiveIterator::with_options(reader, options);
     let mut last_offset = start;
     for item in iter {
@@ -240,8 +381,15 @@ fn read_pass<F: FnMut(ReadItem) -> bool>(
             return Err(stopped());
         }
         let Ok(rec) = item else {
+            // A record that could not be read: in the frame (gzip member, zstd frame) the read
+            // failed in, if that is after the last record read.
+            let frame = failed_in.load(Ordering::Relaxed);
             return Ok(Pass {
-                failed_at: Some(last_offset),
+                failed_at: Some(if frame != u64::MAX && frame > last_offset {
+                    frame
+                } else {
+                    last_offset
+                }),
                 last_offset,
             });
         };
@@ -264,6 +412,88 @@ fn read_pass<F: FnMut(ReadItem) -> bool>(
         failed_at: None,
         last_offset,
     })
+}
+
+/// A decompressed stream that notes the start of the frame (gzip member, zstd frame) a read
+/// failed in, which `fastwarc`'s iterator does not tell.
+struct Noting {
+    inner: Box<dyn WarcRead>,
+    /// The frame's file offset; `u64::MAX` while no read failed.
+    failed_in: Arc<AtomicU64>,
+}
+
+impl Noting {
+    fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        if result.is_err()
+            && let Ok(Some(p)) = self.inner.frame_start_position()
+        {
+            self.failed_in.store(p, Ordering::Relaxed);
+        }
+        result
+    }
+}
+
+impl Read for Noting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let r = self.inner.read(buf);
+        self.note(r)
+    }
+}
+
+impl BufRead for Noting {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        // The buffer is asked for again only when it holds bytes (which it then returns
+        // unchanged): an empty one may be a decoder's sign of a frame's end.
+        let empty = match self.inner.fill_buf() {
+            Ok(b) => b.is_empty(),
+            Err(e) => return self.note(Err(e)),
+        };
+        if empty {
+            Ok(&[])
+        } else {
+            self.inner.fill_buf()
+        }
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.inner.consume(amount);
+    }
+}
+
+impl std::io::Seek for Noting {
+    fn seek(&mut self, to: std::io::SeekFrom) -> io::Result<u64> {
+        self.inner.seek(to)
+    }
+}
+
+impl WarcRead for Noting {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+
+    fn inner_seek(&mut self, to: std::io::SeekFrom) -> io::Result<u64> {
+        self.inner.inner_seek(to)
+    }
+
+    fn inner_stream_position(&mut self) -> io::Result<u64> {
+        self.inner.inner_stream_position()
+    }
+
+    fn frame_start_position(&mut self) -> io::Result<Option<u64>> {
+        self.inner.frame_start_position()
+    }
+
+    fn is_stream_decoder(&self) -> bool {
+        self.inner.is_stream_decoder()
+    }
 }
 
 /// The record that starts at `offset`: its headers, and its block unless that is over
@@ -311,35 +541,59 @@ fn take_record(r: &mut WarcRecord, offset: u64, max_payload: u64) -> (Record, io
 fn skip_damage<F: FnMut(ReadItem) -> bool>(
     src: &Source,
     from: u64,
-    gzip: bool,
+    packing: &Packing,
+    format: Option<Format>,
     out: &mut Handover<F>,
 ) -> io::Result<(Option<u64>, u64)> {
-    let (next, end) = resync(src, from + 1, gzip)?;
+    let (next, end) = resync(src, from + 1, packing, format)?;
     let file_len = src.size().unwrap_or(end);
     let next_offset = next.unwrap_or(file_len);
     let record_end = match &out.pending {
         Some(ReadItem::Broken(r, _)) => r.offset,
         _ => from,
     };
-    out.flush(next_offset);
+    // A record read whole before the damage ends where the damage starts; a broken one, at
+    // the next record.
+    out.flush(match &out.pending {
+        Some(ReadItem::Record(r) | ReadItem::TooLarge(r)) if from > r.offset => from,
+        _ => next_offset,
+    });
     let skipped = next_offset.saturating_sub(record_end.max(from));
     out.give(ReadItem::Skipped {
-        reason: if gzip {
-            "corrupt_gzip_or_record"
-        } else {
-            "corrupt_record"
+        reason: match packing {
+            Packing::Plain => "corrupt_record",
+            Packing::Gzip => "corrupt_gzip_or_record",
+            Packing::Zstd(_) => "corrupt_zstd_or_record",
         },
         bytes: skipped,
     });
     Ok((next, file_len))
 }
 
-/// The next position at or after `from` where a record starts: a gzip member whose content
-/// begins with `WARC/`, or (plain files) a line `WARC/1.x`; `None` and the file's end if
-/// there is none.
-fn resync(src: &Source, from: u64, gzip: bool) -> io::Result<(Option<u64>, u64)> {
+/// The next position at or after `from` where a record starts: a gzip member or zstd frame
+/// whose content begins with a record, or (plain files) a line that starts one (`WARC/1.x`, an
+/// ARC header line); `None` and the file's end if there is none.
+fn resync(
+    src: &Source,
+    from: u64,
+    packing: &Packing,
+    format: Option<Format>,
+) -> io::Result<(Option<u64>, u64)> {
+    let arc_lines = matches!(packing, Packing::Plain) && matches!(format, Some(Format::Arc { .. }));
+    let needle: &[u8] = match packing {
+        Packing::Gzip => GZIP_MAGIC,
+        Packing::Zstd(_) => ZSTD_MAGIC,
+        Packing::Plain if arc_lines => b"\n",
+        Packing::Plain => b"WARC/1.",
+    };
+    // What is kept of a chunk for the next: a needle cut at the end (and the byte before it,
+    // for a line's start), or a whole ARC header line.
+    let overlap = if arc_lines {
+        arc::MAX_LINE + 1
+    } else {
+        needle.len()
+    };
     let mut r = src.open_at(from)?;
-    let needle: &[u8] = if gzip { b"\x1f\x8b\x08" } else { b"WARC/1." };
     let mut buf = vec![0u8; 1 << 20];
     // `buf[..keep]` holds the end of the previous chunk, so a match across chunks is found;
     // `base` is the file position of `buf[0]`.
@@ -351,26 +605,28 @@ fn resync(src: &Source, from: u64, gzip: bool) -> io::Result<(Option<u64>, u64)>
         }
         for o in memmem::find_iter(&buf[..n], needle) {
             let pos = base + o as u64;
-            if !gzip {
-                if o == 0 && pos == from || o > 0 && buf[o - 1] == b'\n' || pos == 0 {
-                    return Ok((Some(pos), pos));
+            let found = match packing {
+                Packing::Plain if arc_lines => {
+                    if arc::starts_record(&buf[o + 1..n]) {
+                        return Ok((Some(pos + 1), pos + 1));
+                    }
+                    false
                 }
-                continue;
-            }
-            if member_starts_record(src, pos)? {
+                Packing::Plain => o == 0 && pos == from || o > 0 && buf[o - 1] == b'\n' || pos == 0,
+                _ => frame_starts_record(src, pos, packing, format)?,
+            };
+            if found {
                 return Ok((Some(pos), pos));
             }
         }
         if n < buf.len() {
             return Ok((None, base + n as u64));
         }
-        // Keep the last bytes (one short of a needle, plus the byte before it for `\n`).
-        keep = needle.len();
+        keep = overlap;
         buf.copy_within(n - keep.., 0);
         base += (n - keep) as u64;
     }
 }
-
 /// Read until `buf` is full or the input ends; the number of bytes read. A stop asked for by
 /// a signal ends it with the reader's `Interrupted` error.
 fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
@@ -386,18 +642,41 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-fn member_starts_record(src: &Source, pos: u64) -> io::Result<bool> {
-    let fh = src.open_at(pos)?;
-    let mut dec = flate2::read::GzDecoder::new(BufReader::new(fh.take(64 * 1024)));
-    let mut head = [0u8; 8];
-    let mut got = 0;
-    while got < head.len() {
-        match dec.read(&mut head[got..]) {
-            Ok(0) | Err(_) => break,
-            Ok(k) => got += k,
-        }
-    }
-    Ok(got >= 6 && head.starts_with(b"WARC/"))
+/// Whether the gzip member or zstd frame at `pos` holds the start of a record of `format`
+/// (of either format, if that is not known yet).
+fn frame_starts_record(
+    src: &Source,
+    pos: u64,
+    packing: &Packing,
+    format: Option<Format>,
+) -> io::Result<bool> {
+    let fh = BufReader::new(src.open_at(pos)?.take(64 * 1024));
+    // Enough for a WARC line; an ARC header line is read whole.
+    let want = if format == Some(Format::Warc) {
+        8
+    } else {
+        8 << 10
+    };
+    let mut head = Vec::with_capacity(want);
+    let mut dec: Box<dyn Read> = match packing {
+        Packing::Zstd(Some(dict)) => match zstd::stream::read::Decoder::with_dictionary(fh, dict) {
+            Ok(d) => Box::new(d),
+            Err(_) => return Ok(false),
+        },
+        Packing::Zstd(None) => match zstd::stream::read::Decoder::with_buffer(fh) {
+            Ok(d) => Box::new(d),
+            Err(_) => return Ok(false),
+        },
+        _ => Box::new(flate2::read::GzDecoder::new(fh)),
+    };
+    // A damaged frame yields what it decoded before the damage.
+    let _ = dec.by_ref().take(want as u64).read_to_end(&mut head);
+    let warc = head.len() >= 6 && head.starts_with(b"WARC/");
+    Ok(match format {
+        Some(Format::Warc) => warc,
+        Some(Format::Arc { .. }) => arc::starts_record(&head),
+        None => warc || arc::starts_record(&head),
+    })
 }
 
 /// Data for the tests of reading.
@@ -410,6 +689,24 @@ mod test_data {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         e.write_all(data).unwrap();
         e.finish().unwrap()
+    }
+
+    /// `data` as one zstd frame, with `dict` if given.
+    pub fn zst(data: &[u8], dict: Option<&[u8]>) -> Vec<u8> {
+        let mut c = match dict {
+            Some(d) => zstd::bulk::Compressor::with_dictionary(3, d).unwrap(),
+            None => zstd::bulk::Compressor::new(3).unwrap(),
+        };
+        c.include_checksum(true).unwrap();
+        c.compress(data).unwrap()
+    }
+
+    /// The IIPC's dictionary frame holding `dict`.
+    pub fn dictionary_frame(dict: &[u8]) -> Vec<u8> {
+        let mut f = vec![0x5d, 0x2a, 0x4d, 0x18];
+        f.extend_from_slice(&(dict.len() as u32).to_le_bytes());
+        f.extend_from_slice(dict);
+        f
     }
 
     /// Bytes that gzip cannot shrink (a 64-bit LCG's high bytes).
@@ -428,7 +725,7 @@ mod test_data {
 
 #[cfg(test)]
 mod tests {
-    use super::test_data::{gz, noise};
+    use super::test_data::{dictionary_frame, gz, noise, zst};
     use super::*;
 
     fn record(uri: &str, body: &str) -> Vec<u8> {
@@ -461,6 +758,222 @@ mod tests {
         .unwrap();
         std::fs::remove_file(&dir).unwrap();
         items
+    }
+
+    /// An ARC (version 1) record of an HTTP response.
+    fn arc_record(uri: &str, body: &str) -> Vec<u8> {
+        let block = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{body}");
+        format!(
+            "{uri} 192.0.2.1 20080430204826 text/html {}\n{block}\n",
+            block.len()
+        )
+        .into_bytes()
+    }
+
+    /// An ARC file's `filedesc://` record.
+    fn filedesc() -> Vec<u8> {
+        let block = "1 0 cowrex\nURL IP-address Archive-date Content-type Archive-length\n";
+        format!(
+            "filedesc://test.arc 0.0.0.0 20080430204825 text/plain {}\n{block}\n",
+            block.len()
+        )
+        .into_bytes()
+    }
+
+    /// The URLs of the records read, `-` for other items.
+    fn uris(items: &[ReadItem]) -> Vec<String> {
+        items
+            .iter()
+            .map(|i| match i {
+                ReadItem::Record(r) | ReadItem::TooLarge(r) | ReadItem::Broken(r, _) => {
+                    r.target_uri.clone().unwrap_or_default()
+                }
+                ReadItem::Skipped { .. } => "-".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn arc_files_plain_and_gzipped_give_records_with_their_places() {
+        let parts = [
+            filedesc(),
+            arc_record("http://x/a", "<p>a</p>"),
+            arc_record("http://x/b c", "<p>b</p>"),
+            b"dns:x 192.0.2.1 20080430204826 text/dns 14\n20080430204826\n".to_vec(),
+        ];
+        for gzipped in [false, true] {
+            let parts: Vec<Vec<u8>> = parts
+                .iter()
+                .map(|p| if gzipped { gz(p) } else { p.clone() })
+                .collect();
+            let items = read_all(&parts.concat());
+            assert_eq!(
+                uris(&items),
+                ["filedesc://test.arc", "http://x/a", "http://x/b c", "dns:x"],
+                "gzip {gzipped}"
+            );
+            let mut at = 0u64;
+            for (item, p) in items.iter().zip(&parts) {
+                assert_eq!(place(item), (at, p.len() as u64), "gzip {gzipped}");
+                at += p.len() as u64;
+            }
+            let ReadItem::Record(a) = &items[1] else {
+                panic!("{:?}", items[1])
+            };
+            assert_eq!(a.warc_type, "response");
+            assert!(a.block.starts_with(b"HTTP/1.1 200") && a.block.ends_with(b"<p>a</p>"));
+            assert_eq!(a.warc_date.as_deref(), Some("2008-04-30T20:48:26Z"));
+            assert_eq!(a.ip.as_deref(), Some("192.0.2.1"));
+            assert_eq!(a.record_id, None);
+            let types: Vec<&str> = items
+                .iter()
+                .map(|i| match i {
+                    ReadItem::Record(r) => r.warc_type.as_str(),
+                    _ => "?",
+                })
+                .collect();
+            assert_eq!(types, ["warcinfo", "response", "response", "resource"]);
+        }
+    }
+
+    #[test]
+    fn damaged_arc_records_cost_only_themselves() {
+        let head = filedesc();
+        let a = arc_record("http://x/a", "<p>a</p>");
+        // A length that is too short: the rest of its block is not a header line.
+        let mut short = arc_record("http://x/short", "<p>a longer body</p>");
+        let at = memchr::memchr(b'\n', &short).unwrap();
+        let line = String::from_utf8(short[..at].to_vec()).unwrap();
+        let (fields, len) = line.rsplit_once(' ').unwrap();
+        let fixed = format!("{fields} {}", len.parse::<usize>().unwrap() - 12);
+        short.splice(..at, fixed.bytes());
+        let c = arc_record("http://x/c", "<p>c</p>");
+        for gzipped in [false, true] {
+            let pack = |p: &Vec<u8>| if gzipped { gz(p) } else { p.clone() };
+            let garbage = b"garbage that is no header line\n".to_vec();
+            let file = [pack(&head), pack(&a), pack(&short), garbage, pack(&c)].concat();
+            let items = read_all(&file);
+            let got = uris(&items);
+            assert_eq!(
+                got.iter()
+                    .filter(|u| u.starts_with("http://x/"))
+                    .collect::<Vec<_>>(),
+                ["http://x/a", "http://x/short", "http://x/c"],
+                "gzip {gzipped}: {items:?}"
+            );
+            assert!(got.contains(&"-".to_string()), "gzip {gzipped}: {items:?}");
+            // The damaged stretch runs from the line that is no header to c, where c is found.
+            let c_at = (file.len() - pack(&c).len()) as u64;
+            let Some(ReadItem::Skipped { bytes, .. }) = items.get(items.len() - 2) else {
+                panic!("gzip {gzipped}: {items:?}")
+            };
+            assert!(*bytes > 0 && *bytes < c_at, "gzip {gzipped}: {items:?}");
+            assert_eq!(place(items.last().unwrap()).0, c_at, "gzip {gzipped}");
+            let ReadItem::Record(last) = items.last().unwrap() else {
+                panic!("{items:?}")
+            };
+            assert!(last.block.ends_with(b"<p>c</p>"));
+        }
+        // An ARC file cut inside its last record.
+        let file = [head.clone(), a.clone(), c[..c.len() - 5].to_vec()].concat();
+        let items = read_all(&file);
+        let ReadItem::Record(cut) = &items[2] else {
+            panic!("{items:?}")
+        };
+        assert_eq!(cut.truncated.as_deref(), Some(END_OF_INPUT));
+        assert!(matches!(
+            items[3],
+            ReadItem::Skipped {
+                reason: TRUNCATED_RECORD,
+                ..
+            }
+        ));
+    }
+
+    /// A dictionary trained on records like the tests'.
+    fn dictionary() -> Vec<u8> {
+        let samples: Vec<Vec<u8>> = (0..300)
+            .map(|i| {
+                record(
+                    &format!("http://x/{i}"),
+                    &format!("<p>page {i} of {}</p>", i * 7),
+                )
+            })
+            .collect();
+        zstd::dict::from_samples(&samples, 4096).unwrap()
+    }
+
+    #[test]
+    fn zstd_frames_with_and_without_a_dictionary_give_records_with_their_places() {
+        let dict = dictionary();
+        let records: Vec<Vec<u8>> = ["a", "b", "c"]
+            .iter()
+            .map(|n| record(&format!("http://x/{n}"), &format!("<p>{n}</p>")))
+            .collect();
+        let compressed = zstd::bulk::compress(&dict, 3).unwrap();
+        for (head, d) in [
+            (Vec::new(), None),
+            (dictionary_frame(&dict), Some(&dict[..])),
+            (dictionary_frame(&compressed), Some(&dict[..])),
+        ] {
+            let frames: Vec<Vec<u8>> = records.iter().map(|r| zst(r, d)).collect();
+            let file = [vec![head.clone()], frames.clone()].concat().concat();
+            let items = read_all(&file);
+            assert_eq!(uris(&items), ["http://x/a", "http://x/b", "http://x/c"]);
+            let mut at = head.len() as u64;
+            for (item, f) in items.iter().zip(&frames) {
+                assert_eq!(place(item), (at, f.len() as u64));
+                at += f.len() as u64;
+            }
+            assert!(matches!(&items[2], ReadItem::Record(r) if r.block.ends_with(b"<p>c</p>")));
+        }
+    }
+
+    #[test]
+    fn damage_in_a_zstd_frame_costs_that_frame_only() {
+        let dict = dictionary();
+        let body: String = (0..4000).map(|i| format!("<p>line {i}</p>")).collect();
+        let a = zst(&record("http://x/a", "<p>a</p>"), Some(&dict));
+        let mut b = zst(&record("http://x/b", &body), Some(&dict));
+        let c = zst(&record("http://x/c", "<p>c</p>"), Some(&dict));
+        let at = b.len() * 3 / 4;
+        b[at] ^= 0x55;
+        let head = dictionary_frame(&dict);
+        let file = [head.clone(), a.clone(), b.clone(), c.clone()].concat();
+        let items = read_all(&file);
+        let got = uris(&items);
+        assert_eq!(
+            got.first().map(String::as_str),
+            Some("http://x/a"),
+            "{items:?}"
+        );
+        assert_eq!(
+            got.last().map(String::as_str),
+            Some("http://x/c"),
+            "{items:?}"
+        );
+        assert!(items.iter().any(|i| matches!(
+            i,
+            ReadItem::Skipped {
+                reason: "corrupt_zstd_or_record",
+                ..
+            }
+        )));
+        let c_at = (head.len() + a.len() + b.len()) as u64;
+        assert_eq!(place(items.last().unwrap()), (c_at, c.len() as u64));
+        // A dictionary frame that holds no dictionary fails the file with a clear error.
+        let path = std::env::temp_dir().join(format!("cowrex-zst-{}", std::process::id()));
+        std::fs::write(&path, [dictionary_frame(b"not a dictionary"), a].concat()).unwrap();
+        let err = read_file(
+            &path,
+            ReadOptions {
+                max_payload: 1 << 20,
+            },
+            |_| true,
+        )
+        .unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert!(err.to_string().contains("zstd dictionary frame"), "{err}");
     }
 
     #[test]
