@@ -176,7 +176,7 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
         mut failed,
         spooled,
         warnings,
-    } = crate::inputs::resolve(&a.inputs, manifest, &a.out)?;
+    } = crate::inputs::resolve(&a.inputs, manifest, &a.out, retry(&a)?)?;
     for w in &warnings {
         eprintln!("cowrex: warning: {w}");
     }
@@ -240,12 +240,17 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>) -> Result<RunConfig, Error> {
             ExactDupsArg::Skip => ExactDups::Skip,
             ExactDupsArg::Keep => ExactDups::Keep,
         },
-        retry: Retry {
-            retries: a.http_retries,
-            wait: seconds(a.http_retry_wait, "--http-retry-wait")?,
-            timeout: seconds(a.http_timeout, "--http-timeout")?,
-            ..Retry::default()
-        },
+        retry: retry(a)?,
+    })
+}
+
+/// The retries of URL inputs: `--http-retries`, `--http-retry-wait`, `--http-timeout`.
+fn retry(a: &ProcessArgs) -> Result<Retry, Error> {
+    Ok(Retry {
+        retries: a.http_retries,
+        wait: seconds(a.http_retry_wait, "--http-retry-wait")?,
+        timeout: seconds(a.http_timeout, "--http-timeout")?,
+        ..Retry::default()
     })
 }
 

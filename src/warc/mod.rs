@@ -14,9 +14,11 @@ use memchr::memmem;
 mod fetch;
 pub mod http;
 mod members;
+#[cfg(feature = "s3")]
+pub mod s3;
 pub mod source;
 
-pub use source::{Location, Retry, Source};
+pub use source::{Location, Retry, Source, s3_parts};
 
 /// One WARC record as the pipeline sees it.
 #[derive(Debug, Clone, Default)]
