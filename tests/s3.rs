@@ -44,7 +44,18 @@ struct Weed {
 }
 
 impl Drop for Weed {
+    /// SIGTERM, so that it removes its sockets; SIGKILL if it has not ended after 10 s.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -84,8 +95,12 @@ impl Weed {
         .unwrap();
         let p = free_ports(11);
         let data = dir.join("weed");
+        let tmp = dir.join("t");
         std::fs::create_dir_all(&data).unwrap();
+        std::fs::create_dir_all(&tmp).unwrap();
         let child = Command::new(weed)
+            // Its sockets go to the temporary directory.
+            .env("TMPDIR", &tmp)
             .arg("mini")
             .arg(format!("-dir={}", data.display()))
             .arg(format!("-s3.config={}", config.display()))
@@ -206,7 +221,7 @@ impl Proxy {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    /// The requests for `path` since the log was last taken, and clear the log.
+    /// The requests since the log was last taken.
     fn take(&self) -> Vec<Request> {
         std::mem::take(&mut *self.log.lock().unwrap())
     }

@@ -226,7 +226,8 @@ pub(super) struct Object {
 impl Object {
     /// The object of `url`, to be reached as the environment says.
     pub(super) fn new(url: &str) -> Result<Object, String> {
-        let (bucket, key) = s3_parts(url).ok_or_else(|| format!("not an s3://bucket/key URL"))?;
+        let (bucket, key) =
+            s3_parts(url).ok_or_else(|| "not an s3://bucket/key URL".to_string())?;
         if key.is_empty() || key.ends_with('/') {
             return Err("names no object (a key ending in `/` is a prefix)".into());
         }
