@@ -106,6 +106,7 @@ impl Weed {
             .arg(format!("-s3.config={}", config.display()))
             .args(["-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-bucket=bkt,pub"])
             .args(["-admin.ui=false", "-webdav=false", "-s3.port.iceberg=0"])
+            .arg(format!("-s3.localSocket={}", tmp.join("s3.sock").display()))
             .arg("-s3.port.lance=0")
             .arg(format!("-master.port={}", p[0]))
             .arg(format!("-master.port.grpc={}", p[1]))
