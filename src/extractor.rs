@@ -341,8 +341,8 @@ impl Extractor {
         }
     }
 
-    /// Stream the documents of a WARC file (`.warc`, `.warc.gz`), an http(s) URL of one, or
-    /// `-` for standard input, analysed on `threads` worker threads (0: one per core) in
+    /// Stream the documents of a WARC file (`.warc`, `.warc.gz`), an http(s) or
+    /// `s3://bucket/key` URL of one, or `-` for standard input, analysed on `threads` worker threads (0: one per core) in
     /// input order. `Err` when the input cannot be opened; damage inside it is skipped and
     /// counted ([`Documents::stats`]).
     ///
@@ -362,7 +362,8 @@ impl Extractor {
     }
 
     /// [`Extractor::read_warc`] for a line of a manifest: a path or URL relative to `base` (a
-    /// directory or an http(s) URL, such as `https://data.commoncrawl.org/`) when given. The
+    /// directory, an http(s) URL such as `https://data.commoncrawl.org/`, or an s3:// URL such
+    /// as `s3://commoncrawl/`) when given. The
     /// documents' `arcfile` is then the line, as `process --manifest --input-base` writes it.
     pub fn read_warc_line(
         &self,
@@ -399,7 +400,7 @@ impl Extractor {
                 arcfile: "-".into(),
             }
         } else {
-            let input = if base.is_none() && !manifest::is_url(input) {
+            let input = if base.is_none() && !manifest::is_url(input) && !manifest::is_s3(input) {
                 Input::file(PathBuf::from(input))
             } else {
                 manifest::resolve(input, base)?

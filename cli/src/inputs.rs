@@ -1,13 +1,13 @@
 //! The inputs of a `process` run as its arguments name them: WARC files, directories of WARC
-//! files, http(s) URLs, standard input (spooled to a file: the reader seeks) and this task's
-//! share of a manifest's lines.
+//! files, http(s) URLs, s3:// objects and prefixes, standard input (spooled to a file: the
+//! reader seeks) and this task's share of a manifest's lines.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use cowrex::error::Error;
 use cowrex::pipeline::{Input, manifest};
-use cowrex::warc::Location;
+use cowrex::warc::{Location, Retry};
 
 /// What a run's arguments name.
 #[derive(Debug, Default)]
@@ -28,7 +28,7 @@ pub struct Inputs {
 pub struct ManifestShare<'a> {
     /// The manifest file.
     pub path: &'a Path,
-    /// The input base relative lines are joined to: a directory or an http(s) URL.
+    /// The input base relative lines are joined to: a directory, an http(s) or an s3:// URL.
     pub base: Option<&'a str>,
     /// This task's number, from 0.
     pub index: usize,
@@ -49,13 +49,15 @@ fn is_warc_name(p: &Path) -> bool {
 }
 
 /// Resolve the arguments (`-` is standard input, spooled into `spool_dir`) and the manifest's
-/// share. An input that cannot be read is listed in [`Inputs::failed`]; `Err` when a
-/// directory or the manifest cannot be read, standard input cannot be spooled, or two inputs
-/// would write the same output files.
+/// share; s3:// prefixes are listed with `retry`. An input that cannot be read (or an s3://
+/// prefix that cannot be listed) is listed in [`Inputs::failed`]; `Err` when a directory or
+/// the manifest cannot be read, standard input cannot be spooled, or two inputs would write the
+/// same output files.
 pub fn resolve(
     args: &[PathBuf],
     manifest: Option<ManifestShare>,
     spool_dir: &Path,
+    retry: Retry,
 ) -> Result<Inputs, Error> {
     let mut out = Inputs::default();
     for p in args {
@@ -70,6 +72,8 @@ pub fn resolve(
                 arcfile: "-".into(),
             });
             out.spooled = Some(tmp);
+        } else if let Some(url) = p.to_str().filter(|s| manifest::is_s3(s)) {
+            s3_argument(url, retry, &mut out);
         } else if let Some(url) = p.to_str().filter(|s| manifest::is_url(s)) {
             match manifest::resolve(url, None) {
                 Ok(i) => out.inputs.push(i),
@@ -118,6 +122,59 @@ pub fn resolve(
     Ok(out)
 }
 
+/// An s3:// argument: an object, or a prefix as a directory (its WARC objects, sorted). A URL
+/// ending in `/` (or naming only the bucket) is a prefix; one whose last part is not a WARC
+/// file's name is a prefix if it has WARC objects under `URL/`, else an object.
+fn s3_argument(url: &str, retry: Retry, out: &mut Inputs) {
+    let object = |out: &mut Inputs| match manifest::resolve(url, None) {
+        Ok(i) => out.inputs.push(i),
+        Err(e) => out.failed.push((url.to_string(), e.to_string())),
+    };
+    let key = cowrex::warc::s3_parts(url).map_or("", |(_, k)| k);
+    let (dir, maybe_object) = if key.is_empty() || key.ends_with('/') {
+        (url.to_string(), false)
+    } else if is_warc_name(Path::new(key)) {
+        return object(out);
+    } else {
+        (format!("{url}/"), true)
+    };
+    match list_warcs(&dir, retry) {
+        Ok(urls) if urls.is_empty() && maybe_object => object(out),
+        Err(_) if maybe_object => object(out),
+        Ok(urls) => {
+            if urls.is_empty() {
+                out.warnings
+                    .push(format!("no .warc or .warc.gz objects in {dir}"));
+            }
+            for u in urls {
+                match manifest::resolve(&u, Some(&dir)) {
+                    Ok(i) => out.inputs.push(i),
+                    Err(e) => out.failed.push((u, e.to_string())),
+                }
+            }
+        }
+        Err(e) => out.failed.push((dir, e.to_string())),
+    }
+}
+
+/// The WARC objects directly under an s3:// prefix.
+#[cfg(feature = "s3")]
+fn list_warcs(dir: &str, retry: Retry) -> Result<Vec<String>, Error> {
+    let urls = cowrex::warc::s3::list_dir(dir, retry)?;
+    Ok(urls
+        .into_iter()
+        .filter(|u| is_warc_name(Path::new(u)))
+        .collect())
+}
+
+#[cfg(not(feature = "s3"))]
+fn list_warcs(dir: &str, _: Retry) -> Result<Vec<String>, Error> {
+    Err(Error::new(
+        cowrex::error::ErrorKind::Input,
+        format!("cannot list {dir}: this cowrex was built without the `s3` feature"),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,7 +200,7 @@ mod tests {
             dir.join("empty"),
             dir.join("missing.warc.gz"),
         ];
-        let r = resolve(&args, None, &dir).unwrap();
+        let r = resolve(&args, None, &dir, Retry::default()).unwrap();
         let stems: Vec<&str> = r.inputs.iter().map(|i| i.stem.as_str()).collect();
         assert_eq!(
             stems,
@@ -157,7 +214,7 @@ mod tests {
         // The same file twice would write the same outputs.
         let twice = [dir.join("d/a.warc"), dir.join("d/a.warc")];
         assert!(
-            matches!(resolve(&twice, None, &dir), Err(e) if e.kind() == cowrex::error::ErrorKind::Usage)
+            matches!(resolve(&twice, None, &dir, Retry::default()), Err(e) if e.kind() == cowrex::error::ErrorKind::Usage)
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

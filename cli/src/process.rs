@@ -22,16 +22,19 @@ command again to go on."
 )]
 pub(super) struct ProcessArgs {
     /// WARC files (.warc, .warc.gz), directories (their WARC files, sorted), http(s) URLs
-    /// (streamed), or - for stdin.
+    /// (streamed), s3://bucket/key URLs (streamed; credentials, region and endpoint from the
+    /// AWS_* variables and ~/.aws as AWS's tools read them, anonymous without credentials),
+    /// s3://bucket/prefix/ (its WARC objects, as a directory), or - for stdin.
     #[arg(required_unless_present = "manifest", value_name = "INPUT")]
     inputs: Vec<PathBuf>,
     /// A list of inputs, one per line (gzipped or not), such as Common Crawl's
-    /// warc.paths.gz: paths relative to --input-base, absolute paths, file:// or http(s)://
-    /// URLs. Outputs mirror each line's relative path under -o.
+    /// warc.paths.gz: paths relative to --input-base, absolute paths, file://, http(s):// or
+    /// s3:// URLs. Outputs mirror each line's relative path under -o.
     #[arg(long, value_name = "FILE")]
     manifest: Option<PathBuf>,
-    /// What relative manifest lines are relative to: a directory (default: the current one)
-    /// or an http(s) URL, such as https://data.commoncrawl.org/.
+    /// What relative manifest lines are relative to: a directory (default: the current one),
+    /// an http(s) URL, such as https://data.commoncrawl.org/, or an s3:// URL, such as
+    /// s3://commoncrawl/.
     #[arg(long, value_name = "BASE", requires = "manifest")]
     input_base: Option<String>,
     /// Process only the manifest lines whose number (from 0) mod --task-count is this
@@ -56,8 +59,8 @@ pub(super) struct ProcessArgs {
     scorer: cowrex::classify::Scorer,
     #[command(flatten)]
     model: ModelArgs,
-    /// Retries of an http(s) input after a failed request or a broken connection (the count
-    /// restarts once bytes arrive); a download resumes from the byte it had reached.
+    /// Retries of an http(s) or s3:// input after a failed request or a broken connection (the
+    /// count restarts once bytes arrive); a download resumes from the byte it had reached.
     #[arg(long, default_value_t = Retry::default().retries, value_name = "N")]
     http_retries: u32,
     /// Seconds before the first retry; the wait doubles with each retry, up to 60 s.
@@ -176,7 +179,7 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
         mut failed,
         spooled,
         warnings,
-    } = crate::inputs::resolve(&a.inputs, manifest, &a.out)?;
+    } = crate::inputs::resolve(&a.inputs, manifest, &a.out, retry(&a)?)?;
     for w in &warnings {
         eprintln!("cowrex: warning: {w}");
     }
@@ -240,12 +243,17 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>) -> Result<RunConfig, Error> {
             ExactDupsArg::Skip => ExactDups::Skip,
             ExactDupsArg::Keep => ExactDups::Keep,
         },
-        retry: Retry {
-            retries: a.http_retries,
-            wait: seconds(a.http_retry_wait, "--http-retry-wait")?,
-            timeout: seconds(a.http_timeout, "--http-timeout")?,
-            ..Retry::default()
-        },
+        retry: retry(a)?,
+    })
+}
+
+/// The retries of URL inputs: `--http-retries`, `--http-retry-wait`, `--http-timeout`.
+fn retry(a: &ProcessArgs) -> Result<Retry, Error> {
+    Ok(Retry {
+        retries: a.http_retries,
+        wait: seconds(a.http_retry_wait, "--http-retry-wait")?,
+        timeout: seconds(a.http_timeout, "--http-timeout")?,
+        ..Retry::default()
     })
 }
 

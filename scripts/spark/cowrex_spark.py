@@ -33,7 +33,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("manifest", help="list of WARC files, one per line (gzipped or not)")
     p.add_argument("out", help="output directory (shared by all executors)")
-    p.add_argument("--input-base", help="what relative manifest lines are relative to (directory or http(s) URL)")
+    p.add_argument("--input-base", help="what relative manifest lines are relative to (directory, http(s) or s3:// URL)")
     p.add_argument("--cowrex", default=os.environ.get("COWREX", "cowrex"), help="the cowrex binary on the executors")
     p.add_argument("--num-input-partitions", type=int, default=None, help="partitions of the manifest (default: Spark's default parallelism)")
     p.add_argument("--threads", type=int, default=1, help="cowrex worker threads per file (-j)")

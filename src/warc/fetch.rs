@@ -1,5 +1,7 @@
 //! http(s) inputs (the `http` feature): an [`Http`] opens [`HttpReader`]s, each one `GET` with
 //! `Range: bytes=OFFSET-` streamed on its own thread, reconnecting from the byte it reached.
+//! The same reader serves s3:// objects (the `s3` feature), whose URL is signed anew for each
+//! request.
 
 use std::io::{self, Read};
 use std::sync::{Arc, OnceLock};
@@ -17,18 +19,55 @@ pub(super) struct Http {
     len: Arc<OnceLock<u64>>,
 }
 
+/// What a fetch requests.
+#[derive(Clone)]
+pub(super) enum Target {
+    /// An http(s) URL.
+    Url(String),
+    /// An S3 object, whose URL is signed for each request (a signature expires; a download
+    /// with retries may outlast it).
+    #[cfg(feature = "s3")]
+    S3(Arc<super::s3::Object>),
+}
+
+impl Target {
+    /// The name in messages: the URL as given.
+    fn name(&self) -> &str {
+        match self {
+            Target::Url(u) => u,
+            #[cfg(feature = "s3")]
+            Target::S3(o) => o.url(),
+        }
+    }
+
+    /// The URL of the next request.
+    fn request_url(&self) -> String {
+        match self {
+            Target::Url(u) => u.clone(),
+            #[cfg(feature = "s3")]
+            Target::S3(o) => o.request_url(),
+        }
+    }
+}
+
+/// An agent whose requests time out as `retry` says and that returns every HTTP status as a
+/// response.
+pub(super) fn agent(retry: &Retry) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_connect(Some(retry.timeout))
+        .timeout_recv_response(Some(retry.timeout))
+        .timeout_per_read(Some(retry.timeout))
+        .http_status_as_error(false)
+        .user_agent(concat!("cowrex/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .new_agent()
+}
+
 impl Http {
     /// An agent whose requests time out and retry as `retry` says.
     pub(super) fn new(retry: Retry) -> Http {
-        let config = ureq::Agent::config_builder()
-            .timeout_connect(Some(retry.timeout))
-            .timeout_recv_response(Some(retry.timeout))
-            .timeout_per_read(Some(retry.timeout))
-            .http_status_as_error(false)
-            .user_agent(concat!("cowrex/", env!("CARGO_PKG_VERSION")))
-            .build();
         Http {
-            agent: config.new_agent(),
+            agent: agent(&retry),
             retry,
             len: Arc::new(OnceLock::new()),
         }
@@ -39,11 +78,11 @@ impl Http {
         self.len.get().copied()
     }
 
-    /// A reader of `url` from byte `offset` to the end.
-    pub(super) fn open_at(&self, url: &str, offset: u64) -> io::Result<HttpReader> {
+    /// A reader of `target` from byte `offset` to the end.
+    pub(super) fn open_at(&self, target: &Target, offset: u64) -> io::Result<HttpReader> {
         HttpReader::start(Fetch {
             agent: self.agent.clone(),
-            url: url.to_string(),
+            target: target.clone(),
             retry: self.retry,
             len: Arc::clone(&self.len),
             pos: offset,
@@ -57,7 +96,7 @@ impl Http {
 /// thread (see [`HttpReader`]).
 struct Fetch {
     agent: ureq::Agent,
-    url: String,
+    target: Target,
     retry: Retry,
     len: Arc<OnceLock<u64>>,
     /// The absolute position of the next byte.
@@ -154,8 +193,16 @@ impl Read for HttpReader {
 }
 
 /// Whether an HTTP status is worth retrying (server trouble, rate limits, timeouts).
-fn transient_status(status: u16) -> bool {
+pub(super) fn transient_status(status: u16) -> bool {
     matches!(status, 408 | 425 | 429 | 500 | 502 | 503 | 504)
+}
+
+/// Whether a request's failure is worth retrying (the network, not the request).
+pub(super) fn transient_error(e: &ureq::Error) -> bool {
+    !matches!(
+        e,
+        ureq::Error::BadUri(_) | ureq::Error::HostNotFound | ureq::Error::Http(_)
+    )
 }
 
 impl Fetch {
@@ -181,7 +228,7 @@ impl Fetch {
         let wait = self.retry.wait(attempt);
         eprintln!(
             "cowrex: {}: {e}; retry {attempt}/{} from byte {} in {:.1} s",
-            self.url,
+            self.target.name(),
             self.retry.retries,
             self.pos,
             wait.as_secs_f64()
@@ -203,17 +250,13 @@ impl Fetch {
             self.done = true;
             return Ok(());
         }
-        let mut req = self.agent.get(&self.url);
+        let mut req = self.agent.get(&self.target.request_url());
         if self.pos > 0 {
             req = req.header("Range", format!("bytes={}-", self.pos));
         }
-        let resp = req.call().map_err(|e| {
-            let transient = !matches!(
-                e,
-                ureq::Error::BadUri(_) | ureq::Error::HostNotFound | ureq::Error::Http(_)
-            );
-            (io::Error::other(e.to_string()), transient)
-        })?;
+        let resp = req
+            .call()
+            .map_err(|e| (io::Error::other(e.to_string()), transient_error(&e)))?;
         let status = resp.status().as_u16();
         let header = |k: &str| {
             resp.headers()
@@ -255,10 +298,21 @@ impl Fetch {
                 return Ok(());
             }
             s => {
-                return Err((
-                    io::Error::other(format!("HTTP status {s}")),
-                    transient_status(s),
-                ));
+                let message = match &self.target {
+                    Target::Url(_) => format!("HTTP status {s}"),
+                    // S3 says why in an XML body (NoSuchKey, InvalidAccessKeyId, ...).
+                    #[cfg(feature = "s3")]
+                    Target::S3(_) => {
+                        let mut body = String::new();
+                        let _ = resp
+                            .into_body()
+                            .into_reader()
+                            .take(1 << 16)
+                            .read_to_string(&mut body);
+                        super::s3::error_message(s, &body)
+                    }
+                };
+                return Err((io::Error::other(message), transient_status(s)));
             }
         };
         let mut body = resp.into_body().into_reader();

@@ -20,9 +20,11 @@ mod arc;
 mod fetch;
 pub mod http;
 mod members;
+#[cfg(feature = "s3")]
+pub mod s3;
 pub mod source;
 
-pub use source::{Location, Retry, Source};
+pub use source::{Location, Retry, Source, s3_parts};
 
 /// One WARC record as the pipeline sees it (an ARC record is read into one too).
 #[derive(Debug, Clone, Default)]

@@ -1,10 +1,12 @@
-//! Where WARC bytes come from: a local file, or an http(s) URL streamed with range requests.
+//! Where WARC bytes come from: a local file, or an http(s) or s3:// URL streamed with range
+//! requests.
 //!
 //! A [`Source`] opens readers at any byte offset, which is all the WARC reader needs (it
 //! reopens the input after damage). Over HTTP each reader is one `GET` with `Range:
 //! bytes=OFFSET-`; when a connection fails, times out, or ends early, the reader waits
 //! (exponential backoff with jitter) and resumes from the byte it had reached, so a long
 //! download survives a flaky network without starting over and without touching the disk.
+//! An s3:// object is read the same way, each request signed anew (`s3`).
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -12,7 +14,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 #[cfg(feature = "http")]
-use super::fetch::{Http, HttpReader};
+use super::fetch::{Http, HttpReader, Target};
 
 /// A WARC file's location.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,13 +23,30 @@ pub enum Location {
     File(PathBuf),
     /// An `http://` or `https://` URL.
     Url(String),
+    /// An `s3://bucket/key` URL.
+    S3(String),
+}
+
+/// The bucket and key of an `s3://bucket/key` URL (the key as written, not percent-decoded,
+/// as AWS's tools take it); `None` when it is not one, names no bucket, or has a `.` or `..`
+/// segment in its key (a path, not a key, as URLs resolve them).
+pub fn s3_parts(url: &str) -> Option<(&str, &str)> {
+    let rest = url
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case("s3://"))
+        .map(|_| &url[5..])?;
+    let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
+    let bad = bucket.is_empty()
+        || bucket.contains(['?', '#', '@', ':'])
+        || key.split('/').any(|s| s == "." || s == "..");
+    (!bad).then_some((bucket, key))
 }
 
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Location::File(p) => write!(f, "{}", p.display()),
-            Location::Url(u) => f.write_str(u),
+            Location::Url(u) | Location::S3(u) => f.write_str(u),
         }
     }
 }
@@ -75,21 +94,35 @@ impl Retry {
 /// Opens readers on one location.
 pub struct Source {
     location: Location,
+    /// For a URL: its agent, and what it requests (or why it cannot).
     #[cfg(feature = "http")]
-    http: Option<Http>,
+    remote: Option<(Http, Result<Target, String>)>,
 }
 
 impl Source {
     /// A source for `location`; `retry` applies to URLs (one HTTP agent per source).
     pub fn new(location: Location, retry: Retry) -> Source {
         #[cfg(feature = "http")]
-        let http = matches!(location, Location::Url(_)).then(|| Http::new(retry));
+        let remote = match &location {
+            Location::File(_) => None,
+            Location::Url(u) => Some((Http::new(retry), Ok(Target::Url(u.clone())))),
+            #[cfg(feature = "s3")]
+            Location::S3(u) => Some((
+                Http::new(retry),
+                super::s3::Object::new(u).map(|o| Target::S3(std::sync::Arc::new(o))),
+            )),
+            #[cfg(not(feature = "s3"))]
+            Location::S3(_) => Some((
+                Http::new(retry),
+                Err("this cowrex was built without the `s3` feature".into()),
+            )),
+        };
         #[cfg(not(feature = "http"))]
         let _ = retry;
         Source {
             location,
             #[cfg(feature = "http")]
-            http,
+            remote,
         }
     }
 
@@ -98,9 +131,9 @@ impl Source {
         match &self.location {
             Location::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
             #[cfg(feature = "http")]
-            Location::Url(_) => self.http.as_ref().and_then(Http::len),
+            Location::Url(_) | Location::S3(_) => self.remote.as_ref().and_then(|(h, _)| h.len()),
             #[cfg(not(feature = "http"))]
-            Location::Url(_) => None,
+            Location::Url(_) | Location::S3(_) => None,
         }
     }
 
@@ -113,14 +146,13 @@ impl Source {
                 Inner::File(f)
             }
             #[cfg(feature = "http")]
-            Location::Url(url) => Inner::Http(Box::new(
-                self.http
-                    .as_ref()
-                    .expect("URL sources have an agent")
-                    .open_at(url, offset)?,
-            )),
+            Location::Url(_) | Location::S3(_) => {
+                let (http, target) = self.remote.as_ref().expect("URL sources have an agent");
+                let target = target.as_ref().map_err(|e| io::Error::other(e.clone()))?;
+                Inner::Http(Box::new(http.open_at(target, offset)?))
+            }
             #[cfg(not(feature = "http"))]
-            Location::Url(url) => {
+            Location::Url(url) | Location::S3(url) => {
                 return Err(io::Error::new(
                     io::ErrorKind::Unsupported,
                     format!("{url}: this cowrex was built without the `http` feature"),
@@ -209,6 +241,20 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn s3_urls_split_into_bucket_and_key() {
+        assert_eq!(
+            s3_parts("s3://cc/a/b c.warc.gz"),
+            Some(("cc", "a/b c.warc.gz"))
+        );
+        assert_eq!(s3_parts("S3://cc"), Some(("cc", "")));
+        assert_eq!(s3_parts("s3://cc/"), Some(("cc", "")));
+        assert_eq!(s3_parts("s3:///k"), None);
+        assert_eq!(s3_parts("s3://cc/a/../k"), None);
+        assert_eq!(s3_parts("s3://cc/./k"), None);
+        assert_eq!(s3_parts("https://cc/k"), None);
+    }
 
     #[test]
     fn backoff_doubles_up_to_the_cap() {
