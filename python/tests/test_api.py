@@ -130,6 +130,19 @@ def test_read_warc_takes_paths_str_and_stdin():
     assert {d.warc_file for d in docs} == {"fixtures/sample.warc.gz"}
 
 
+def test_read_warc_reads_arc_files_as_their_warc_twin():
+    # fixtures/sample-arc.arc.gz holds the pages of sample.warc.gz as an ARC file.
+    def texts(path):
+        return [(d.url, d.text) for d in cowrex.read_warc(path) if d.text]
+
+    arc = texts(FIXTURES / "sample-arc.arc.gz")
+    assert len(arc) == 6
+    assert arc == texts(FIXTURES / "sample.warc.gz")
+    docs = list(cowrex.read_warc(FIXTURES / "sample-arc.arc.gz"))
+    assert {d.warc_file for d in docs} == {"sample-arc.arc.gz"}
+    assert all(d.record_id is None for d in docs)
+
+
 def test_damaged_warc_is_read_past_its_damage(tmp_path):
     out = run_cli("process", "--no-progress", "--format", "jsonl", FIXTURES / "broken.warc.gz", "-o", tmp_path)
     stats = json.loads((tmp_path / "broken.stats.json").read_text())
