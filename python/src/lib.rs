@@ -840,6 +840,16 @@ impl Block {
     }
 }
 
+/// The `cowrex` command line ([`cowrex_cli::run`]), for the console script
+/// (`cowrex._cli.main`): runs it on `argv` (`argv[0]` names the program) with the GIL released
+/// and returns its exit code. It writes to the process's standard output and error and, in
+/// `process`, installs the command line's signal handlers; a panic, which the binary would
+/// end on with exit code 101, returns 101.
+#[pyfunction]
+fn run_cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> i32 {
+    py.detach(|| catch_unwind(AssertUnwindSafe(|| cowrex_cli::run(argv))).unwrap_or(101))
+}
+
 #[pymodule]
 fn _cowrex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Extractor>()?;
@@ -848,6 +858,7 @@ fn _cowrex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<WarcReader>()?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

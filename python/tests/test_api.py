@@ -360,6 +360,21 @@ def test_documents_and_blocks_print_usefully():
     assert doc.threshold > 0
 
 
+def test_the_package_holds_the_command_line(tmp_path):
+    # `python -m cowrex` is the console script `cowrex`: the binary's Rust code, in the package.
+    for args in (["--help"], ["--version"], ["process", "--bogus"], ["extract", FIXTURES / "cjk-zh.html"]):
+        mine = subprocess.run([sys.executable, "-m", "cowrex", *map(str, args)], capture_output=True)
+        binary = run_cli(*args)
+        assert (mine.returncode, mine.stdout, mine.stderr) == (binary.returncode, binary.stdout, binary.stderr), args
+    out = subprocess.run([sys.executable, "-m", "cowrex", "process", "--no-progress", "--format", "jsonl",
+                          FIXTURES / "sample.warc.gz", "-o", tmp_path / "mine"], capture_output=True)
+    assert out.returncode == 0, out.stderr
+    assert run_cli("process", "--no-progress", "--format", "jsonl", FIXTURES / "sample.warc.gz",
+                   "-o", tmp_path / "binary").returncode == 0
+    for name in ("sample.jsonl.gz", "sample.shingles.gz"):
+        assert (tmp_path / "mine" / name).read_bytes() == (tmp_path / "binary" / name).read_bytes()
+
+
 def test_read_warc_streams_http_urls():
     import functools
     import http.server

@@ -210,3 +210,8 @@ def read_warc(
 
     With ``input_base`` (a directory or URL) ``source`` is a manifest line relative to it,
     written as the documents' ``warc_file`` (as ``cowrex process --manifest`` does)."""
+
+def run_cli(argv: list[str]) -> int:
+    """The ``cowrex`` command line on ``argv`` (``argv[0]`` names the program): its exit code.
+    It installs the command line's signal handlers; the console script (``cowrex._cli.main``)
+    is the way to call it."""
