@@ -1,17 +1,17 @@
 # Shared by scripts/slurm/local-cluster.sh and scripts/spark/local-run.sh (sourced from the
 # repository root).
 
-# make_crawl BASE: four inputs (the bundled samples, twice) under a Common Crawl-like tree in
-# BASE; prints their relative paths, sorted (a manifest).
+# make_crawl BASE: four inputs (the bundled samples, twice; the second sample as an ARC file)
+# under a Common Crawl-like tree in BASE; prints their relative paths, sorted (a manifest).
 make_crawl() {
-  local base=$1 seg f
+  local base=$1 seg
   for seg in 0 1; do
     mkdir -p "$base/crawl-data/TEST/segments/$seg/warc"
-    for f in sample broken; do
-      cp "fixtures/$f.warc.gz" "$base/crawl-data/TEST/segments/$seg/warc/$f-$seg.warc.gz"
-    done
+    cp fixtures/broken.warc.gz "$base/crawl-data/TEST/segments/$seg/warc/broken-$seg.warc.gz"
   done
-  (cd "$base" && find crawl-data -name '*.warc.gz' | sort)
+  cp fixtures/sample.warc.gz "$base/crawl-data/TEST/segments/0/warc/sample-0.warc.gz"
+  cp fixtures/sample-arc.arc.gz "$base/crawl-data/TEST/segments/1/warc/sample-1.arc.gz"
+  (cd "$base" && find crawl-data -name '*.warc.gz' -o -name '*.arc.gz' | sort)
 }
 
 # same_corpus EXPECTED ACTUAL: the 8 corpus and shingle files of the four inputs in EXPECTED

@@ -320,7 +320,10 @@ fn broken_input_loses_nothing_else() {
     assert_eq!(fates["skipped.payload_too_large"], 1, "{stats}");
     // Two damaged stretches: the garbage between members and the cut member, each alone (the
     // whole records before them are not counted as damage).
-    assert_eq!(stats["stream_errors"]["corrupt_gzip_or_record"], 2, "{stats}");
+    assert_eq!(
+        stats["stream_errors"]["corrupt_gzip_or_record"], 2,
+        "{stats}"
+    );
     assert_eq!(fates["skipped.capped"], 1, "the 100,000-deep page: {stats}");
     assert_eq!(
         stats["capped"]["depth"], 1,

@@ -7,7 +7,7 @@ documents as JSON lines, exactly as `cowrex process --format jsonl` writes them.
   spark-submit --master local[4] scripts/spark/cowrex_spark_python.py \\
       --input-base https://data.commoncrawl.org/ warc.paths.gz OUT_DIR
 
-For the manifest line P it writes OUT_DIR/P' .jsonl.gz (P' is P without .warc.gz), under a
+For the manifest line P it writes OUT_DIR/P' .jsonl.gz (P' is P without .warc.gz, .arc.gz, .warc.zst), under a
 temporary name renamed when complete; an input whose output exists is skipped, so a rerun or
 Spark's retry of a failed task finishes the job. An input that cannot be read is a row with
 fate `failed` (its partial output is removed). The summary table (one row per input: fate,
@@ -36,7 +36,7 @@ def parse_args(argv):
 
 def output_of(line, out):
     rel = line.split("://", 1)[-1].lstrip("/") if "://" in line else line.lstrip("/")
-    for ext in (".gz", ".warc", ".arc"):
+    for ext in (".gz", ".zst", ".warc", ".arc"):
         rel = rel[: -len(ext)] if rel.endswith(ext) else rel
     return os.path.join(out, rel + ".jsonl.gz")
 

@@ -70,7 +70,8 @@ pub struct Input {
 }
 
 impl Input {
-    /// An input file; the stem is its name without its extensions (see [`stem`]).
+    /// An input file; the stem is its name without the extensions of web archives (`.warc`,
+    /// `.arc`, each maybe followed by `.gz` or `.zst`).
     pub fn file(path: PathBuf) -> Input {
         let name = path
             .file_name()

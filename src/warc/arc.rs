@@ -227,10 +227,10 @@ pub(super) fn read_pass<F: FnMut(ReadItem) -> bool>(
                 if n < len {
                     record.truncated = Some(END_OF_INPUT.into());
                 }
-                if record.warc_type == "warcinfo" {
-                    if let Some(v) = version_of(&record.block) {
-                        *version2 = v == 2;
-                    }
+                if record.warc_type == "warcinfo"
+                    && let Some(v) = version_of(&record.block)
+                {
+                    *version2 = v == 2;
                 }
                 settle(&mut record);
                 out.pending = Some(if whole {

@@ -1,4 +1,4 @@
-//! Reading web archives: WARC files on top of `fastwarc`, and ARC files ([`arc`]), plain,
+//! Reading web archives: WARC files on top of `fastwarc`, and ARC files (`arc.rs`), plain,
 //! gzipped (per record or whole) or zstd-compressed (per record, with or without a dictionary
 //! frame), with recovery: when a gzip member, a zstd frame or a record header is broken, the
 //! reader skips to the next member (or frame, or line) that starts a record and goes on, so one
