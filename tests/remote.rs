@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -185,21 +185,6 @@ fn process_cmd(manifest: &Path, base: &str, out: &Path) -> std::process::Command
     .env_remove("SLURM_ARRAY_TASK_ID")
     .env_remove("SLURM_ARRAY_TASK_COUNT");
     c
-}
-
-/// The output files, with the stats' `input` (a path or a URL) left out.
-fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    tree(dir)
-        .into_iter()
-        .map(|(k, v)| {
-            if !k.ends_with(".json") {
-                return (k, v);
-            }
-            let mut j: serde_json::Value = serde_json::from_slice(&v).unwrap();
-            j.as_object_mut().unwrap().remove("input");
-            (k, j.to_string().into_bytes())
-        })
-        .collect()
 }
 
 #[test]

@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -279,21 +279,6 @@ fn relay(
     let mut client = client;
     client.write_all(&response[..limit.unwrap_or(response.len()).min(response.len())])?;
     client.shutdown(std::net::Shutdown::Both)
-}
-
-/// The output files, with the stats' `input` left out.
-fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    tree(dir)
-        .into_iter()
-        .map(|(k, v)| {
-            if !k.ends_with(".json") {
-                return (k, v);
-            }
-            let mut j: serde_json::Value = serde_json::from_slice(&v).unwrap();
-            j.as_object_mut().unwrap().remove("input");
-            (k, j.to_string().into_bytes())
-        })
-        .collect()
 }
 
 /// `cowrex process` with an environment of nothing but `env` for AWS (and a `HOME` without

@@ -401,7 +401,8 @@ fn extract(
     }
 }
 
-/// The documents of a WARC file (`.warc`, `.warc.gz`), an http(s) or s3:// URL of one, or `-`
+/// The documents of a WARC or ARC file (`.warc`, `.warc.gz`, `.warc.zst`, `.arc`, `.arc.gz`),
+/// an http(s) or s3:// URL of one, or `-`
 /// (standard input), analysed on `threads` worker threads (0: one per core), in order;
 /// `source` is relative to `input_base` (a directory or URL) when given, as a manifest line,
 /// and is then the documents' `warc_file`.

@@ -420,7 +420,8 @@ fn warc_pass<F: FnMut(ReadItem) -> bool>(
 /// failed in, which `fastwarc`'s iterator does not tell.
 struct Noting {
     inner: Box<dyn WarcRead>,
-    /// The frame's file offset; `u64::MAX` while no read failed.
+    /// The frame's file offset; `u64::MAX` while no read failed. (Shared with the pass, which
+    /// hands the stream to the iterator; atomic because a `WarcRead` is `Send`.)
     failed_in: Arc<AtomicU64>,
 }
 

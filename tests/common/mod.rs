@@ -319,3 +319,19 @@ pub fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     walk(dir, dir, &mut out);
     out
 }
+
+/// The output files of a run in `dir`, with the stats' `input` (a path or a URL) left out, to
+/// compare the outputs of one input read from different places.
+pub fn outputs(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    tree(dir)
+        .into_iter()
+        .map(|(k, v)| {
+            if !k.ends_with(".json") {
+                return (k, v);
+            }
+            let mut j: serde_json::Value = serde_json::from_slice(&v).unwrap();
+            j.as_object_mut().unwrap().remove("input");
+            (k, j.to_string().into_bytes())
+        })
+        .collect()
+}

@@ -206,7 +206,8 @@ def extract(html: Union[str, bytes], url: Optional[str] = None, **options: Any) 
 def read_warc(
     source: Union[str, os.PathLike[str]], threads: int = 0, input_base: Optional[str] = None, **options: Any
 ) -> WarcReader:
-    """The documents of a WARC file, an http(s) or s3:// URL of one, or ``-`` (standard input).
+    """The documents of a WARC or ARC file (``.warc``, ``.warc.gz``, ``.warc.zst``, ``.arc``,
+    ``.arc.gz``), an http(s) or s3:// URL of one, or ``-`` (standard input).
 
     With ``input_base`` (a directory or URL) ``source`` is a manifest line relative to it,
     written as the documents' ``warc_file`` (as ``cowrex process --manifest`` does)."""
