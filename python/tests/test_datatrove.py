@@ -20,11 +20,11 @@ from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 from cowrex.datatrove import CowrexExtractor  # noqa: E402
 
 
-def run_pipeline(tmp_path, step):
+def run_pipeline(tmp_path, step, glob_pattern="sample.warc.gz"):
     out = tmp_path / "out"
     LocalPipelineExecutor(
         pipeline=[
-            WarcReader(str(FIXTURES), glob_pattern="sample.warc.gz"),
+            WarcReader(str(FIXTURES), glob_pattern=glob_pattern),
             step,
             JsonlWriter(str(out), output_filename="docs.jsonl.gz"),
         ],
@@ -55,6 +55,16 @@ def test_cowrex_extractor_in_a_datatrove_pipeline(tmp_path):
             assert d["text"] == ref.text, d["id"]
             same += 1
     assert same > 0
+
+
+def test_an_arc_file_gives_the_texts_of_its_warc_twin(tmp_path):
+    # datatrove's WarcReader (warcio) reads ARC files too; the step gives the same texts.
+    def texts(pattern, sub):
+        return [(d["metadata"]["url"], d["text"]) for d in run_pipeline(tmp_path / sub, CowrexExtractor(), pattern)]
+
+    arc = texts("sample-arc.arc.gz", "arc")
+    assert len(arc) >= 6
+    assert arc == texts("sample.warc.gz", "warc")
 
 
 def test_without_keep_blocks_metadata_stays_datatroves(tmp_path):
