@@ -24,6 +24,33 @@ def run_cli(*args, stdin=None) -> subprocess.CompletedProcess:
     return subprocess.run([cowrex_bin(), *map(str, args)], input=stdin, capture_output=True)
 
 
+def warc_records(path) -> list:
+    """The records of a `.warc.gz` with one gzip member per record, each decompressed."""
+    import zlib
+
+    data, records = pathlib.Path(path).read_bytes(), []
+    while data:
+        d = zlib.decompressobj(31)
+        records.append(d.decompress(data))
+        data = d.unused_data
+    return records
+
+
+def zstd_warc(path, records, dictionary=None) -> None:
+    """Write `records` as a `.warc.zst`: a zstd frame per record, after the IIPC's dictionary
+    frame when a dictionary (a `zstandard.ZstdCompressionDict`) is given."""
+    import struct
+
+    import zstandard
+
+    compressor = zstandard.ZstdCompressor(write_checksum=True, dict_data=dictionary)
+    head = b""
+    if dictionary is not None:
+        raw = dictionary.as_bytes()
+        head = b"\x5d\x2a\x4d\x18" + struct.pack("<I", len(raw)) + raw
+    pathlib.Path(path).write_bytes(head + b"".join(compressor.compress(r) for r in records))
+
+
 def shared_pages(limit_per_set: int):
     """Up to `limit_per_set` gold pages (gzipped HTML) of each set in ../shared/data."""
     root = SHARED / "pages" / "html"

@@ -143,6 +143,21 @@ def test_read_warc_reads_arc_files_as_their_warc_twin():
     assert all(d.record_id is None for d in docs)
 
 
+def test_read_warc_reads_zstd_warcs_as_their_gzip_twin(tmp_path):
+    zstandard = pytest.importorskip("zstandard", reason="SKIPPED: zstandard is not installed")
+    from conftest import warc_records, zstd_warc
+
+    records = warc_records(FIXTURES / "sample.warc.gz")
+    expected = [(d.id, d.text) for d in cowrex.read_warc(FIXTURES / "sample.warc.gz")]
+    dictionary = zstandard.train_dictionary(2048, records * 8)
+    for name, d in (("plain", None), ("dict", dictionary)):
+        path = tmp_path / f"{name}.warc.zst"
+        zstd_warc(path, records, d)
+        reader = cowrex.read_warc(path)
+        assert [(doc.id, doc.text) for doc in reader] == expected, name
+        assert reader.stats["records"] == len(records)
+
+
 def test_damaged_warc_is_read_past_its_damage(tmp_path):
     out = run_cli("process", "--no-progress", "--format", "jsonl", FIXTURES / "broken.warc.gz", "-o", tmp_path)
     stats = json.loads((tmp_path / "broken.stats.json").read_text())

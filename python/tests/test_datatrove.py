@@ -67,6 +67,33 @@ def test_an_arc_file_gives_the_texts_of_its_warc_twin(tmp_path):
     assert arc == texts("sample.warc.gz", "warc")
 
 
+def test_a_zstd_warc_gives_the_texts_of_its_gzip_twin(tmp_path):
+    # datatrove's WarcReader decompresses a .warc.zst as one stream (no dictionary frame).
+    pytest.importorskip("zstandard", reason="SKIPPED: zstandard is not installed")
+    from conftest import warc_records, zstd_warc
+
+    (tmp_path / "in").mkdir()
+    zstd_warc(tmp_path / "in" / "sample.warc.zst", warc_records(FIXTURES / "sample.warc.gz"))
+
+    def texts(folder, pattern, sub):
+        out = tmp_path / sub
+        LocalPipelineExecutor(
+            pipeline=[
+                WarcReader(str(folder), glob_pattern=pattern),
+                CowrexExtractor(),
+                JsonlWriter(str(out / "out"), output_filename="docs.jsonl.gz"),
+            ],
+            tasks=1,
+            logging_dir=str(out / "logs"),
+        ).run()
+        with gzip.open(out / "out" / "docs.jsonl.gz", "rt") as f:
+            return [(d["metadata"]["url"], d["text"]) for d in map(json.loads, f)]
+
+    zst = texts(tmp_path / "in", "sample.warc.zst", "zst")
+    assert len(zst) >= 6
+    assert zst == texts(FIXTURES, "sample.warc.gz", "gz")
+
+
 def test_without_keep_blocks_metadata_stays_datatroves(tmp_path):
     docs = run_pipeline(tmp_path, CowrexExtractor(scorer="justext"))
     assert docs and all("cowrex" not in d["metadata"] for d in docs)
