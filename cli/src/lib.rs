@@ -37,7 +37,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Process WARC files into corpus files (S.xml.gz, S.stats.json, S.done.json per input S).
+    /// Process WARC and ARC files into corpus files (S.xml.gz, S.stats.json, S.done.json per
+    /// input S).
     Process(process::ProcessArgs),
     /// Extract the text of one HTML page (non-boilerplate blocks, or every block with scores).
     Extract(extract::ExtractArgs),

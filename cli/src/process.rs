@@ -21,10 +21,11 @@ SIGUSR1 or SIGINT: the input in progress was dropped, the finished ones kept; ru
 command again to go on."
 )]
 pub(super) struct ProcessArgs {
-    /// WARC files (.warc, .warc.gz), directories (their WARC files, sorted), http(s) URLs
-    /// (streamed), s3://bucket/key URLs (streamed; credentials, region and endpoint from the
-    /// AWS_* variables and ~/.aws as AWS's tools read them, anonymous without credentials),
-    /// s3://bucket/prefix/ (its WARC objects, as a directory), or - for stdin.
+    /// WARC files (.warc, .warc.gz, .warc.zst), ARC files (.arc, .arc.gz), directories (their
+    /// WARC and ARC files, sorted), http(s) URLs (streamed), s3://bucket/key URLs (streamed;
+    /// credentials, region and endpoint from the AWS_* variables and ~/.aws as AWS's tools read
+    /// them, anonymous without credentials), s3://bucket/prefix/ (its WARC and ARC objects, as
+    /// a directory), or - for stdin.
     #[arg(required_unless_present = "manifest", value_name = "INPUT")]
     inputs: Vec<PathBuf>,
     /// A list of inputs, one per line (gzipped or not), such as Common Crawl's
