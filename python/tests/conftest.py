@@ -5,12 +5,17 @@ import gzip
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "fixtures"
 SHARED = REPO.parent / "shared" / "data"
+
+sys.path.insert(0, str(REPO / "scripts"))
+import s3_server  # noqa: E402  (scripts/s3_server.py)
+from zstd_warc import warc_records, zstd_warc  # noqa: E402,F401  (scripts/zstd_warc.py)
 
 
 def cowrex_bin() -> str:
@@ -24,33 +29,6 @@ def run_cli(*args, stdin=None) -> subprocess.CompletedProcess:
     return subprocess.run([cowrex_bin(), *map(str, args)], input=stdin, capture_output=True)
 
 
-def warc_records(path) -> list:
-    """The records of a `.warc.gz` with one gzip member per record, each decompressed."""
-    import zlib
-
-    data, records = pathlib.Path(path).read_bytes(), []
-    while data:
-        d = zlib.decompressobj(31)
-        records.append(d.decompress(data))
-        data = d.unused_data
-    return records
-
-
-def zstd_warc(path, records, dictionary=None) -> None:
-    """Write `records` as a `.warc.zst`: a zstd frame per record, after the IIPC's dictionary
-    frame when a dictionary (a `zstandard.ZstdCompressionDict`) is given."""
-    import struct
-
-    import zstandard
-
-    compressor = zstandard.ZstdCompressor(write_checksum=True, dict_data=dictionary)
-    head = b""
-    if dictionary is not None:
-        raw = dictionary.as_bytes()
-        head = b"\x5d\x2a\x4d\x18" + struct.pack("<I", len(raw)) + raw
-    pathlib.Path(path).write_bytes(head + b"".join(compressor.compress(r) for r in records))
-
-
 def shared_pages(limit_per_set: int):
     """Up to `limit_per_set` gold pages (gzipped HTML) of each set in ../shared/data."""
     root = SHARED / "pages" / "html"
@@ -61,6 +39,38 @@ def shared_pages(limit_per_set: int):
         for f in sorted(s.iterdir())[:limit_per_set]:
             pages.append((f"{s.name}/{f.name}", gzip.decompress(f.read_bytes())))
     return pages
+
+
+@pytest.fixture(scope="session")
+def s3(tmp_path_factory):
+    """The endpoint of a real S3-compatible server on loopback (scripts/s3_server.py: SeaweedFS,
+    as tests/s3.rs uses it), with bucket ``bkt`` (private) holding ``crawl/sample.warc.gz``.
+    Without the server the tests that use it skip, unless ``COWREX_S3_TESTS=1``."""
+    try:
+        weed = s3_server.weed_binary()
+    except OSError as e:
+        if os.environ.get("COWREX_S3_TESTS") == "1":
+            pytest.fail(f"COWREX_S3_TESTS=1 but the S3 server could not be installed: {e}")
+        pytest.skip(f"SKIPPED: no S3 server ({e})")
+    server = s3_server.Server(tmp_path_factory.mktemp("s3"), weed)
+    try:
+        server.put("crawl/sample.warc.gz", (FIXTURES / "sample.warc.gz").read_bytes())
+        yield server.endpoint
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def aws(s3, monkeypatch):
+    """The environment of a client of `s3` with the tester's credentials."""
+    for k in list(os.environ):
+        if k.startswith("AWS_"):
+            monkeypatch.delenv(k)
+    monkeypatch.setenv("HOME", "/nonexistent")
+    monkeypatch.setenv("AWS_ENDPOINT_URL", s3)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", s3_server.KEY)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", s3_server.SECRET)
+    return monkeypatch
 
 
 PAGES = {
