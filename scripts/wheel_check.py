@@ -3,12 +3,12 @@
     python wheel_check.py cli COWREX DIR      run the command line's cases with COWREX, into DIR
     python wheel_check.py compare REF DIR     the cases of DIR give what REF's did
     python wheel_check.py api REF DIR         cowrex.extract, cowrex.read_warc and the datatrove
-                                              step give what REF's command line wrote
+                                              steps give what REF's command line wrote
     python wheel_check.py signals COWREX DIR  `process` stops cleanly on SIGTERM, SIGUSR1, SIGINT
 
 `cli` runs with the workspace's binary (target/release/cowrex) for REF and with the wheel's
 console script for DIR; the other commands run in the wheel's virtual environment. Only the
-standard library is used, and datatrove for the datatrove step.
+standard library is used, and datatrove for the datatrove steps.
 """
 
 import gzip
@@ -136,7 +136,7 @@ def api(ref, out):
     from datatrove.pipeline.readers import WarcReader
     from datatrove.pipeline.writers import JsonlWriter
 
-    from cowrex.datatrove import CowrexExtractor
+    from cowrex.datatrove import CowrexExtractor, CowrexWarcReader
 
     from loguru import logger
 
@@ -172,6 +172,25 @@ def api(ref, out):
         if d["metadata"]["cowrex"]["language"] != ref_doc.language:
             fail(f"datatrove's language of {ref_doc.record_id} is not process's")
     print(f"wheel_check: the datatrove step (WarcReader -> CowrexExtractor -> JsonlWriter) gives process's texts ({len(mine)} documents)", flush=True)
+    # The reader step: CowrexWarcReader -> JsonlWriter gives process's documents, in order.
+    try:
+        with contextlib.redirect_stderr(log), contextlib.redirect_stdout(log):
+            LocalPipelineExecutor(
+                pipeline=[
+                    CowrexWarcReader(str(SAMPLE.parent), glob_pattern=SAMPLE.name),
+                    JsonlWriter(str(out / "datatrove-reader"), output_filename="docs.jsonl.gz"),
+                ],
+                tasks=1,
+                logging_dir=str(out / "datatrove-reader-logs"),
+            ).run()
+    except BaseException:
+        print(log.getvalue(), file=sys.stderr)
+        raise
+    with gzip.open(out / "datatrove-reader" / "docs.jsonl.gz", "rt") as f:
+        docs = [json.loads(line) for line in f]
+    if [(d["id"], d["text"]) for d in docs] != [(d.record_id, d.text) for d in mine]:
+        fail("CowrexWarcReader's documents are not process's")
+    print(f"wheel_check: the datatrove reader step (CowrexWarcReader -> JsonlWriter) gives process's documents ({len(docs)})", flush=True)
 
 
 class Stall(http.server.BaseHTTPRequestHandler):

@@ -1,7 +1,9 @@
-"""CowrexExtractor in a real datatrove pipeline: WarcReader -> CowrexExtractor -> JsonlWriter."""
+"""cowrex's datatrove steps in real pipelines: WarcReader -> CowrexExtractor -> JsonlWriter, and
+CowrexWarcReader -> JsonlWriter."""
 
 import gzip
 import json
+import os
 
 import pytest
 
@@ -17,7 +19,7 @@ from datatrove.pipeline.extractors import Trafilatura  # noqa: E402,F401  (the s
 from datatrove.pipeline.readers import WarcReader  # noqa: E402
 from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 
-from cowrex.datatrove import CowrexExtractor  # noqa: E402
+from cowrex.datatrove import CowrexExtractor, CowrexWarcReader  # noqa: E402
 
 
 def run_pipeline(tmp_path, step, glob_pattern="sample.warc.gz"):
@@ -103,3 +105,105 @@ def test_without_keep_blocks_metadata_stays_datatroves(tmp_path):
 def test_bad_options_fail_when_the_pipeline_is_built():
     with pytest.raises(ValueError):
         CowrexExtractor(scorer="nope")
+
+
+# CowrexWarcReader: cowrex reads the archives itself and hands on documents with its text.
+
+
+def run_reader(tmp_path, reader):
+    """(documents written, the reader step's stats) of `reader → JsonlWriter`."""
+    out = tmp_path / "out"
+    LocalPipelineExecutor(
+        pipeline=[reader, JsonlWriter(str(out), output_filename="docs.jsonl.gz")],
+        tasks=1,
+        logging_dir=str(tmp_path / "logs"),
+    ).run()
+    with gzip.open(out / "docs.jsonl.gz", "rt") as f:
+        docs = [json.loads(line) for line in f]
+    stats = json.loads((tmp_path / "logs" / "stats.json").read_text())
+    step = next(s for s in stats if s["name"].endswith(CowrexWarcReader.name))
+    return docs, {k: v["total"] if isinstance(v, dict) else v for k, v in step["stats"].items()}
+
+
+def test_the_cowrex_reader_gives_read_warcs_documents(tmp_path):
+    docs, stats = run_reader(tmp_path, CowrexWarcReader(str(FIXTURES), glob_pattern="sample.warc.gz", keep_blocks=True))
+    reader = cowrex.read_warc(FIXTURES / "sample.warc.gz")
+    mine = [d for d in reader if d.text]
+    assert len(mine) >= 6
+    assert [(d["id"], d["metadata"]["url"], d["metadata"]["date"], d["text"]) for d in docs] == [
+        (d.record_id, d.url, d.warc_date, d.text) for d in mine]
+    for d in docs:
+        meta = d["metadata"]["cowrex"]
+        assert [b["text"] for b in meta["blocks"] if b["bpv"] <= meta["bpt"]] == d["text"].split("\n")
+        assert d["metadata"]["file_path"] == str(FIXTURES / "sample.warc.gz")
+    # Every record's fate is in the step's stats, as in cowrex's own.
+    assert {k[len("fate."):]: v for k, v in stats.items() if k.startswith("fate.")} == reader.stats["fates"]
+    # The UTF-8 pages' texts are those of WarcReader → CowrexExtractor.
+    theirs = {d["id"]: d["text"] for d in run_pipeline(tmp_path / "extractor", CowrexExtractor())}
+    same = [d for d in mine if d.charset.lower() == "utf-8"]
+    assert same and all(theirs[d.record_id] == d.text for d in same)
+
+
+def test_the_cowrex_reader_reads_arc_and_zstd_files_as_their_gzip_twin(tmp_path):
+    pytest.importorskip("zstandard", reason="SKIPPED: zstandard is not installed")
+    import zstandard
+
+    from conftest import warc_records, zstd_warc
+
+    records = warc_records(FIXTURES / "sample.warc.gz")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    zstd_warc(folder / "plain.warc.zst", records)
+    # With the IIPC's dictionary frame, which datatrove's own WarcReader cannot read.
+    zstd_warc(folder / "dict.warc.zst", records, zstandard.train_dictionary(4096, records * 4))
+    (folder / "sample-arc.arc.gz").write_bytes((FIXTURES / "sample-arc.arc.gz").read_bytes())
+
+    def texts(name):
+        docs, stats = run_reader(tmp_path / name, CowrexWarcReader(str(folder), glob_pattern=name))
+        return [(d["metadata"]["url"], d["text"]) for d in docs]
+
+    gz = [(d.url, d.text) for d in cowrex.read_warc(FIXTURES / "sample.warc.gz") if d.text]
+    assert len(gz) >= 6
+    assert texts("plain.warc.zst") == gz
+    assert texts("dict.warc.zst") == gz
+    assert texts("sample-arc.arc.gz") == gz
+
+
+def test_a_file_the_cowrex_reader_cannot_read_does_not_stop_the_others(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a-broken.warc.gz").write_bytes((FIXTURES / "broken.warc.gz").read_bytes())
+    (folder / "b-not-a-warc.warc.gz").write_bytes(b"<html>not a web archive</html>")
+    (folder / "c-sample.warc.gz").write_bytes((FIXTURES / "sample.warc.gz").read_bytes())
+    docs, stats = run_reader(tmp_path, CowrexWarcReader(str(folder)))
+    broken = [d for d in cowrex.read_warc(FIXTURES / "broken.warc.gz") if d.text]
+    sample = [d for d in cowrex.read_warc(FIXTURES / "sample.warc.gz") if d.text]
+    assert [d["metadata"]["url"] for d in docs] == [d.url for d in broken + sample]
+    assert stats["failed_files"] == 1
+    assert stats["input_files"] == 3
+    assert stats["stream_error.corrupt_gzip_or_record"] >= 1
+
+
+def test_the_cowrex_reader_refuses_what_cowrex_cannot_open():
+    with pytest.raises(ValueError, match="local, http"):
+        CowrexWarcReader("memory://somewhere")
+    with pytest.raises(ValueError):
+        CowrexWarcReader(str(FIXTURES), scorer="nope")
+
+
+def test_the_cowrex_reader_reads_an_s3_folder(aws, tmp_path):
+    # datatrove lists the folder with s3fs (datatrove[s3]); cowrex reads each object itself.
+    try:
+        import s3fs
+    except ImportError:
+        if os.environ.get("COWREX_S3_TESTS") == "1":
+            pytest.fail('COWREX_S3_TESTS=1 but s3fs is not installed (pip install "datatrove[s3]")')
+        pytest.skip('SKIPPED: s3fs is not installed (pip install "datatrove[s3]")')
+    fs = s3fs.S3FileSystem()
+    fs.pipe("bkt/mixed/a.warc.gz", (FIXTURES / "sample.warc.gz").read_bytes())
+    fs.pipe("bkt/mixed/b.arc.gz", (FIXTURES / "sample-arc.arc.gz").read_bytes())
+    docs, stats = run_reader(tmp_path, CowrexWarcReader("s3://bkt/mixed/", keep_blocks=True))
+    gz = [(d.url, d.text) for d in cowrex.read_warc(FIXTURES / "sample.warc.gz") if d.text]
+    assert [(d["metadata"]["url"], d["text"]) for d in docs] == gz + gz
+    assert {d["metadata"]["file_path"] for d in docs} == {"s3://bkt/mixed/a.warc.gz", "s3://bkt/mixed/b.arc.gz"}
+    assert "failed_files" not in stats

@@ -1,11 +1,19 @@
-"""A datatrove extractor step: ``CowrexExtractor`` drops into a pipeline where
-``Trafilatura()`` stands::
+"""datatrove steps. ``CowrexExtractor`` drops into a pipeline where ``Trafilatura()`` stands::
 
     from datatrove.pipeline.readers import WarcReader
     from datatrove.pipeline.writers import JsonlWriter
     from cowrex.datatrove import CowrexExtractor
 
     pipeline = [WarcReader("crawl/"), CowrexExtractor(keep_blocks=True), JsonlWriter("out/")]
+
+``CowrexWarcReader`` stands for both, reader and extractor: cowrex reads the web archives
+itself (every kind ``cowrex process`` reads: ``.warc``, ``.warc.gz``, ``.warc.zst`` with or
+without its dictionary frame, ARC files; local, http(s) or s3://), finds each page's charset
+itself, and hands on documents that already hold its text::
+
+    from cowrex.datatrove import CowrexWarcReader
+
+    pipeline = [CowrexWarcReader("s3://bucket/crawl/", glob_pattern="*.warc.zst"), JsonlWriter("out/")]
 
 Each document's HTML (its ``text``) is replaced by cowrex's content text; a document without
 content is dropped. With ``keep_blocks=True`` the document's ``metadata["cowrex"]`` holds
@@ -19,8 +27,12 @@ timeout: its work per page is bounded (caps on depth and blocks), it releases th
 page it cannot read gives an empty document rather than an exception.
 """
 
+import itertools
+
 from datatrove.data import DocumentsPipeline
+from datatrove.io import DataFileLike, DataFolderLike
 from datatrove.pipeline.extractors.base import BaseExtractor
+from datatrove.pipeline.readers.base import BaseDiskReader
 from datatrove.utils.logging import logger
 from datatrove.utils.typeshelper import StatHints
 
@@ -78,13 +90,142 @@ class CowrexExtractor(BaseExtractor):
                 self.stat_update("extracted")
                 doc.text = result.text
                 if self.keep_blocks:
-                    record = result.to_dict()
-                    doc.metadata["cowrex"] = {
-                        key: record[key] for key in ("language", "title", "bpt", "bdv", "blocks") if key in record
-                    }
+                    doc.metadata["cowrex"] = cowrex_view(result)
             if doc.text:
                 self.stat_update(StatHints.forwarded)
                 self.update_doc_stats(doc)
                 yield doc
             else:
                 self.stat_update(StatHints.dropped)
+
+
+def cowrex_view(document: "cowrex.Document") -> dict:
+    """What ``keep_blocks=True`` keeps of a cowrex document in ``metadata["cowrex"]``."""
+    record = document.to_dict()
+    return {key: record[key] for key in ("language", "title", "bpt", "bdv", "blocks") if key in record}
+
+
+class CowrexWarcReader(BaseDiskReader):
+    """Web archives read by cowrex, as datatrove documents that hold cowrex's content text.
+
+    Each HTML page with content becomes a document: ``id`` is its WARC record id (for an ARC
+    record, which has none, cowrex's document id), ``metadata`` holds ``url``, ``date`` (the
+    capture's date), ``file_path``, and with ``keep_blocks=True`` ``cowrex`` as
+    ``CowrexExtractor`` keeps it. Pages without content are dropped, as ``CowrexExtractor``
+    drops them.
+
+    Files are found as by datatrove's ``WarcReader`` (``data_folder``, ``paths_file``,
+    ``glob_pattern``, ``recursive``); cowrex opens them itself, so the folder must be local,
+    http(s) or s3:// (s3:// credentials and endpoint come from the ``AWS_*`` variables and
+    profile files, see cowrex's docs/batch.md). Each record's fate is counted in the step's
+    stats as ``fate.<fate>``, damage in the stream as ``stream_error.<reason>``. A file that
+    cannot be read (missing, not a web archive, a broken connection after the retries) is
+    logged and counted as ``failed_files``, and the next file is read; the documents read
+    from it before the failure are kept.
+
+    Args:
+        data_folder, paths_file, limit, skip, file_progress, doc_progress, adapter,
+            default_metadata, recursive, glob_pattern, shuffle_files: as for datatrove's
+            ``WarcReader``.
+        keep_blocks: keep cowrex's blocks and scores in ``metadata["cowrex"]``.
+        threads: cowrex's worker threads per file (1: datatrove's tasks are the parallelism).
+        **options: cowrex's options (``scorer``, ``threshold``, ``lang``, ... as for
+            ``cowrex.Extractor``).
+    """
+
+    name = "🐄 cowrex WARC"
+    _requires_dependencies = []
+
+    def __init__(
+        self,
+        data_folder: DataFolderLike,
+        paths_file: DataFileLike | None = None,
+        limit: int = -1,
+        skip: int = 0,
+        file_progress: bool = False,
+        doc_progress: bool = False,
+        adapter=None,
+        default_metadata: dict | None = None,
+        recursive: bool = True,
+        glob_pattern: str | None = None,
+        shuffle_files: bool = False,
+        keep_blocks: bool = False,
+        threads: int = 1,
+        **options,
+    ):
+        super().__init__(
+            data_folder,
+            paths_file,
+            limit,
+            skip,
+            file_progress,
+            doc_progress,
+            adapter,
+            "text",
+            "id",
+            default_metadata,
+            recursive,
+            glob_pattern,
+            shuffle_files,
+        )
+        protocol = self.data_folder.fs.protocol
+        protocols = {protocol} if isinstance(protocol, str) else set(protocol)
+        if not protocols & {"file", "local", "s3", "s3a", "http", "https"}:
+            raise ValueError(f"CowrexWarcReader reads local, http(s) and s3:// folders, not {'/'.join(protocols)}://")
+        self.keep_blocks = keep_blocks
+        self.threads = threads
+        self.options = options
+        self._extractor = None
+        # Fail now, on the driver, if the options are wrong.
+        cowrex.Extractor(**options) if options else None
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_extractor"] = None
+        return state
+
+    @property
+    def extractor(self) -> "cowrex.Extractor":
+        if self._extractor is None:
+            self._extractor = cowrex.Extractor(**self.options)
+        return self._extractor
+
+    def source(self, filepath: str) -> str:
+        """What cowrex opens for ``filepath`` (relative to the data folder): a local path or a URL."""
+        path = self.data_folder.resolve_paths(filepath)
+        return "s3://" + path[len("s3a://") :] if path.startswith("s3a://") else path
+
+    def read_file(self, filepath: str) -> DocumentsPipeline:
+        source = self.source(filepath)
+        reader = None
+        try:
+            reader = self.extractor.read_warc(source, threads=self.threads)
+            for i in itertools.count():
+                with self.track_time():  # cowrex's reading and analysis of the next page
+                    document = next(reader, None)
+                if document is None:
+                    break
+                if not document.text:
+                    self.stat_update("no_content")
+                    continue
+                data = {
+                    "text": document.text,
+                    "id": document.record_id or document.id,
+                    "url": document.url,
+                    "date": document.warc_date,
+                }
+                if self.keep_blocks:
+                    data["cowrex"] = cowrex_view(document)
+                doc = self.get_document_from_dict(data, filepath, i)
+                if doc:
+                    yield doc
+        except OSError as e:
+            self.stat_update("failed_files")
+            logger.error(f"cowrex could not read {source}: {e}")
+        finally:
+            if reader is not None:
+                stats = reader.stats
+                for fate, n in stats["fates"].items():
+                    self.stat_update(f"fate.{fate}", value=n, unit="input_file")
+                for reason, n in stats["stream_errors"].items():
+                    self.stat_update(f"stream_error.{reason}", value=n, unit="input_file")
