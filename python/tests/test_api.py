@@ -3,6 +3,7 @@
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -93,6 +94,35 @@ def test_options_change_the_decision(tmp_path):
         assert [b.bpv for b in doc.blocks] == pytest.approx([b["bpv"] for b in cli["blocks"]], abs=1e-6), options
         assert doc.text == cowrex.extract(html, **options).text
     assert cowrex.Extractor(ngram="off").extract(html).blocks[0].ngram is None
+
+
+def test_read_warc_reads_every_shared_archive_as_process_does(tmp_path):
+    # The web archives of ../shared/data/warc (WARC files of several crawlers, ARC files, pages
+    # as resource records, damaged and cut files): the documents and fates of `process`; a WAT
+    # or WET file, which `process` fails, raises its error.
+    from conftest import SHARED
+
+    files = sorted((SHARED / "warc").glob("*.gz")) if (SHARED / "warc").is_dir() else []
+    if not files:
+        pytest.skip(f"SKIPPED: {SHARED / 'warc'} is absent; this test needs ../shared/data")
+    kinds = set()
+    for f in files:
+        out = run_cli("process", "--no-progress", "--format", "jsonl", f, "-o", tmp_path / f.name)
+        if out.returncode == 1 and (".wat." in f.name or ".wet." in f.name):
+            why = out.stderr.decode().splitlines()[0].split(": ", 2)[2]
+            with pytest.raises(OSError, match=re.escape(why)):
+                list(cowrex.read_warc(f))
+            continue
+        assert out.returncode == 0, out.stderr
+        [jsonl] = (tmp_path / f.name).glob("*.jsonl.gz")
+        [stats] = (tmp_path / f.name).glob("*.stats.json")
+        expected = gzip.decompress(jsonl.read_bytes()).decode().splitlines()
+        stats = json.loads(stats.read_text())
+        reader = cowrex.read_warc(f, threads=2)
+        assert [d.to_json() for d in reader] == expected, f.name
+        assert reader.stats["fates"] == stats["fates"], f.name
+        kinds.add(".arc" in f.name)
+    assert kinds == {True, False}, "ARC and WARC files both read"
 
 
 def test_read_warc_gives_the_documents_process_writes(tmp_path):

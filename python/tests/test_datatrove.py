@@ -207,3 +207,17 @@ def test_the_cowrex_reader_reads_an_s3_folder(aws, tmp_path):
     assert [(d["metadata"]["url"], d["text"]) for d in docs] == gz + gz
     assert {d["metadata"]["file_path"] for d in docs} == {"s3://bkt/mixed/a.warc.gz", "s3://bkt/mixed/b.arc.gz"}
     assert "failed_files" not in stats
+
+
+def test_the_cowrex_reader_reads_pages_kept_as_resource_records(tmp_path):
+    # Browser-based crawlers keep pages as `resource` records, which datatrove's own reader
+    # leaves out; cowrex reads them as pages.
+    from conftest import SHARED
+
+    f = SHARED / "warc" / "warcio_example-resource.warc.gz"
+    if not f.exists():
+        pytest.skip(f"SKIPPED: {f} is absent; this test needs ../shared/data")
+    docs, stats = run_reader(tmp_path, CowrexWarcReader(str(f.parent), glob_pattern=f.name))
+    mine = [d for d in cowrex.read_warc(f) if d.text]
+    assert mine and [(d["metadata"]["url"], d["text"]) for d in docs] == [(d.url, d.text) for d in mine]
+    assert stats["fate.written"] == len(mine)
