@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Exercise scripts/slurm/cowrex-array.sbatch on a real single-node Slurm cluster (Debian's
 # slurm-wlm, installed when missing; needs root): start munged, slurmctld and slurmd with a
-# throw-away configuration, and check two runs of a 4-file manifest:
+# throw-away configuration, and check two runs of a 5-file manifest (WARC, ARC and .warc.zst
+# files, scripts/engine_common.sh):
 #  1. a 2-task job array: `cowrex status` reports every input done, and the outputs equal a
 #     single-process run;
 #  2. a task reading its inputs over HTTP (a slow loopback server) gets SIGUSR1 in the middle
@@ -111,7 +112,7 @@ cat "$work"/log/task-*.log
 
 status=$("$cowrex" status --manifest "$work/warc.paths.gz" --input-base "$base" --out "$out")
 echo "cowrex status: $status"
-[ "$status" = "4 inputs: 4 done, 0 failed, 0 missing" ] || { echo "FAIL: not all inputs done"; exit 1; }
+[ "$status" = "5 inputs: 5 done, 0 failed, 0 missing" ] || { echo "FAIL: not all inputs done"; exit 1; }
 
 # The same manifest in one process gives the same corpus files.
 "$cowrex" process --no-progress --manifest "$work/warc.paths.gz" --input-base "$base" -o "$work/single" 2>/dev/null
@@ -156,7 +157,7 @@ grep -q "inputs were done before with this configuration, skipped" "$work"/log/r
   || { echo "FAIL: the requeued task did not skip the finished inputs"; exit 1; }
 status=$("$cowrex" status --manifest "$work/warc.paths.gz" --input-base "$url" --out "$out2")
 echo "cowrex status: $status"
-[ "$status" = "4 inputs: 4 done, 0 failed, 0 missing" ] || { echo "FAIL: not all inputs done"; exit 1; }
+[ "$status" = "5 inputs: 5 done, 0 failed, 0 missing" ] || { echo "FAIL: not all inputs done"; exit 1; }
 [ -z "$(find "$out2" -name '.*')" ] || { echo "FAIL: temporary files left"; exit 1; }
 same_corpus "$work/single" "$out2"
 echo "OK: stopped by SIGUSR1 after $done_before inputs, requeued, and completed with the same outputs"
