@@ -223,24 +223,10 @@ impl Fetch {
         }
     }
 
-    /// Sleep before retry `attempt`, in short steps so a stop request is not held up.
+    /// Sleep before retry `attempt` of the request that failed with `e`.
     fn pause(&self, attempt: u32, e: &io::Error) -> io::Result<()> {
-        let wait = self.retry.wait(attempt);
-        eprintln!(
-            "cowrex: {}: {e}; retry {attempt}/{} from byte {} in {:.1} s",
-            self.target.name(),
-            self.retry.retries,
-            self.pos,
-            wait.as_secs_f64()
-        );
-        let until = std::time::Instant::now() + wait;
-        while std::time::Instant::now() < until {
-            if crate::stop::requested() {
-                return Err(io::Error::new(io::ErrorKind::Interrupted, "stop requested"));
-            }
-            std::thread::sleep(Duration::from_millis(50).min(wait));
-        }
-        Ok(())
+        let failure = format!("{}: {e}", self.target.name());
+        self.retry.pause(attempt, &failure, Some(self.pos))
     }
 
     /// One request; `Err((error, transient))`.

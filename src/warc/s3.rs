@@ -347,14 +347,9 @@ fn get_text(agent: &ureq::Agent, url: &str, name: &str, retry: &Retry) -> Result
         if !transient || attempt > retry.retries {
             return Err(error);
         }
-        let wait = retry.wait(attempt);
-        eprintln!(
-            "cowrex: {name}: {error}; retry {attempt}/{} in {:.1} s",
-            retry.retries,
-            wait.as_secs_f64()
-        );
-        std::thread::sleep(wait);
-        crate::stop::check().map_err(|e| e.to_string())?;
+        retry
+            .pause(attempt, &format!("{name}: {error}"), None)
+            .map_err(|e| e.to_string())?;
     }
 }
 

@@ -89,6 +89,35 @@ impl Retry {
             .map_or(0, |d| d.subsec_nanos());
         base + base.mul_f64(f64::from(nanos % 1000) / 4000.0)
     }
+
+    /// Say that `failure` (what failed and why) is retried, and sleep before retry `attempt`
+    /// (resuming `from_byte` when given) in short steps, so a stop request is not held up: it
+    /// ends the wait with an `Interrupted` error.
+    #[cfg(feature = "http")]
+    pub(super) fn pause(
+        &self,
+        attempt: u32,
+        failure: &str,
+        from_byte: Option<u64>,
+    ) -> io::Result<()> {
+        let wait = self.wait(attempt);
+        let from = from_byte
+            .map(|b| format!(" from byte {b}"))
+            .unwrap_or_default();
+        eprintln!(
+            "cowrex: {failure}; retry {attempt}/{}{from} in {:.1} s",
+            self.retries,
+            wait.as_secs_f64()
+        );
+        let until = std::time::Instant::now() + wait;
+        while std::time::Instant::now() < until {
+            if crate::stop::requested() {
+                return Err(io::Error::new(io::ErrorKind::Interrupted, "stop requested"));
+            }
+            std::thread::sleep(Duration::from_millis(50).min(wait));
+        }
+        Ok(())
+    }
 }
 
 /// Opens readers on one location.
