@@ -142,22 +142,24 @@ def api(ref, out):
 
     logger.remove()  # datatrove's log, which goes to the standard error it found on import,
     log = io.StringIO()  # and the log of the run, shown if it fails
-    try:
-        with contextlib.redirect_stderr(log), contextlib.redirect_stdout(log):
-            LocalPipelineExecutor(
-                pipeline=[
-                    WarcReader(str(SAMPLE.parent), glob_pattern=SAMPLE.name),
-                    CowrexExtractor(keep_blocks=True),
-                    JsonlWriter(str(out / "datatrove"), output_filename="docs.jsonl.gz"),
-                ],
-                tasks=1,
-                logging_dir=str(out / "datatrove-logs"),
-            ).run()
-    except BaseException:
-        print(log.getvalue(), file=sys.stderr)
-        raise
-    with gzip.open(out / "datatrove" / "docs.jsonl.gz", "rt") as f:
-        docs = [json.loads(line) for line in f]
+
+    def pipeline(name, *steps):
+        """The documents `steps -> JsonlWriter` writes (the run's log shown if it fails)."""
+        try:
+            with contextlib.redirect_stderr(log), contextlib.redirect_stdout(log):
+                LocalPipelineExecutor(
+                    pipeline=[*steps, JsonlWriter(str(out / name), output_filename="docs.jsonl.gz")],
+                    tasks=1,
+                    logging_dir=str(out / f"{name}-logs"),
+                ).run()
+        except BaseException:
+            print(log.getvalue(), file=sys.stderr)
+            raise
+        with gzip.open(out / name / "docs.jsonl.gz", "rt") as f:
+            return [json.loads(line) for line in f]
+
+    reader = WarcReader(str(SAMPLE.parent), glob_pattern=SAMPLE.name)
+    docs = pipeline("datatrove", reader, CowrexExtractor(keep_blocks=True))
     got = {d["id"]: d for d in docs}
     mine = [d for d in cowrex.read_warc(str(SAMPLE)) if d.text]
     # datatrove's reader also passes pages that cowrex skips (an HTTP 404 here); every
@@ -173,21 +175,7 @@ def api(ref, out):
             fail(f"datatrove's language of {ref_doc.record_id} is not process's")
     print(f"wheel_check: the datatrove step (WarcReader -> CowrexExtractor -> JsonlWriter) gives process's texts ({len(mine)} documents)", flush=True)
     # The reader step: CowrexWarcReader -> JsonlWriter gives process's documents, in order.
-    try:
-        with contextlib.redirect_stderr(log), contextlib.redirect_stdout(log):
-            LocalPipelineExecutor(
-                pipeline=[
-                    CowrexWarcReader(str(SAMPLE.parent), glob_pattern=SAMPLE.name),
-                    JsonlWriter(str(out / "datatrove-reader"), output_filename="docs.jsonl.gz"),
-                ],
-                tasks=1,
-                logging_dir=str(out / "datatrove-reader-logs"),
-            ).run()
-    except BaseException:
-        print(log.getvalue(), file=sys.stderr)
-        raise
-    with gzip.open(out / "datatrove-reader" / "docs.jsonl.gz", "rt") as f:
-        docs = [json.loads(line) for line in f]
+    docs = pipeline("datatrove-reader", CowrexWarcReader(str(SAMPLE.parent), glob_pattern=SAMPLE.name))
     if [(d["id"], d["text"]) for d in docs] != [(d.record_id, d.text) for d in mine]:
         fail("CowrexWarcReader's documents are not process's")
     print(f"wheel_check: the datatrove reader step (CowrexWarcReader -> JsonlWriter) gives process's documents ({len(docs)})", flush=True)

@@ -39,7 +39,29 @@ from datatrove.utils.typeshelper import StatHints
 import cowrex
 
 
-class CowrexExtractor(BaseExtractor):
+class _CowrexOptions:
+    """cowrex's options for a step, checked when the step is built (on the driver), and the
+    extractor built from them in each worker (steps are pickled to the workers)."""
+
+    def _set_options(self, options: dict) -> None:
+        self.options = options
+        self._extractor = None
+        # Fail now, on the driver, if the options are wrong.
+        cowrex.Extractor(**options) if options else None
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_extractor"] = None
+        return state
+
+    @property
+    def extractor(self) -> "cowrex.Extractor":
+        if self._extractor is None:
+            self._extractor = cowrex.Extractor(**self.options)
+        return self._extractor
+
+
+class CowrexExtractor(_CowrexOptions, BaseExtractor):
     """cowrex as a datatrove extractor.
 
     Args:
@@ -54,22 +76,7 @@ class CowrexExtractor(BaseExtractor):
     def __init__(self, keep_blocks: bool = False, **options):
         super().__init__(timeout=1)
         self.keep_blocks = keep_blocks
-        self.options = options
-        self._extractor = None
-        # Fail now, on the driver, if the options are wrong.
-        cowrex.Extractor(**options) if options else None
-
-    def __getstate__(self):
-        # Steps are pickled to the workers; the extractor is built there.
-        state = dict(self.__dict__)
-        state["_extractor"] = None
-        return state
-
-    @property
-    def extractor(self) -> "cowrex.Extractor":
-        if self._extractor is None:
-            self._extractor = cowrex.Extractor(**self.options)
-        return self._extractor
+        self._set_options(options)
 
     def extract(self, text: str) -> str:
         """The content text of an HTML page."""
@@ -105,7 +112,7 @@ def cowrex_view(document: "cowrex.Document") -> dict:
     return {key: record[key] for key in ("language", "title", "bpt", "bdv", "blocks") if key in record}
 
 
-class CowrexWarcReader(BaseDiskReader):
+class CowrexWarcReader(_CowrexOptions, BaseDiskReader):
     """Web archives read by cowrex, as datatrove documents that hold cowrex's content text.
 
     Each HTML page with content becomes a document: ``id`` is its WARC record id (for an ARC
@@ -174,21 +181,7 @@ class CowrexWarcReader(BaseDiskReader):
             raise ValueError(f"CowrexWarcReader reads local, http(s) and s3:// folders, not {'/'.join(protocols)}://")
         self.keep_blocks = keep_blocks
         self.threads = threads
-        self.options = options
-        self._extractor = None
-        # Fail now, on the driver, if the options are wrong.
-        cowrex.Extractor(**options) if options else None
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_extractor"] = None
-        return state
-
-    @property
-    def extractor(self) -> "cowrex.Extractor":
-        if self._extractor is None:
-            self._extractor = cowrex.Extractor(**self.options)
-        return self._extractor
+        self._set_options(options)
 
     def source(self, filepath: str) -> str:
         """What cowrex opens for ``filepath`` (relative to the data folder): a local path or a URL."""
