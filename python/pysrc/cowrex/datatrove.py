@@ -6,6 +6,13 @@
 
     pipeline = [WarcReader("crawl/"), CowrexExtractor(keep_blocks=True), JsonlWriter("out/")]
 
+``CowrexExtractor`` replaces each document's HTML (its ``text``) by cowrex's content text; a
+document without content is dropped. With ``keep_blocks=True`` the document's ``metadata["cowrex"]`` holds
+cowrex's view of the page: ``language``, ``title``, ``bpt`` (the decision threshold), ``bdv``
+(badness) and ``blocks`` (every block as in cowrex's JSONL output: ``idx``, ``bpv``, ``bpc``,
+every scorer's value, ``dup_of`` and ``text``; a block is content when its ``bpv`` is at most
+``bpt``).
+
 ``CowrexWarcReader`` stands for both, reader and extractor: cowrex reads the web archives
 itself (every kind ``cowrex process`` reads: ``.warc``, ``.warc.gz``, ``.warc.zst`` with or
 without its dictionary frame, ARC files; local, http(s) or s3://), finds each page's charset
@@ -14,13 +21,6 @@ itself, and hands on documents that already hold its text::
     from cowrex.datatrove import CowrexWarcReader
 
     pipeline = [CowrexWarcReader("s3://bucket/crawl/", glob_pattern="*.warc.zst"), JsonlWriter("out/")]
-
-Each document's HTML (its ``text``) is replaced by cowrex's content text; a document without
-content is dropped. With ``keep_blocks=True`` the document's ``metadata["cowrex"]`` holds
-cowrex's view of the page: ``language``, ``title``, ``bpt`` (the decision threshold), ``bdv``
-(badness) and ``blocks`` (every block as in cowrex's JSONL output: ``idx``, ``bpv``, ``bpc``,
-every scorer's value, ``dup_of`` and ``text``; a block is content when its ``bpv`` is at most
-``bpt``).
 
 Unlike Python extractors, cowrex runs in the worker's own process, not in a sandbox with a
 timeout: its work per page is bounded (caps on depth and blocks), it releases the GIL, and a
