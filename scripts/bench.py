@@ -21,10 +21,15 @@ of resiliparse's CPU seconds to cowrex's within each repeat (a pair of adjacent 
 min/median/max over the repeats. `--baseline BIN` adds another cowrex binary (say, a build of
 the previous commit) to the same turns, to measure a change on a noisy machine.
 
+The same ratio is measured on a second WARC, built the same way from one of the four older sets
+(`--older cleaneval` by default; l3s-gn1, dragnet, google-trends-2017, `all` for the four, or
+`none` to skip it): cowrex process -j1 and resiliparse on it take their turns in the same repeats,
+and its ratio is printed beside the first one. Older, smaller pages favour resiliparse.
+
 Start-up: `cowrex extract` on a small page (a short article with a menu, a link, an e-mail
 address and a footer), wall time of 21 runs, min/median/max.
 
-Usage: python3 scripts/bench.py [--repeat N] [--baseline BIN]
+Usage: python3 scripts/bench.py [--repeat N] [--baseline BIN] [--older SET]
 """
 import argparse
 import glob
@@ -42,6 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = os.path.join(ROOT, "..", "shared", "data", "pages", "html")
 OUT = os.path.join(ROOT, "target", "bench")
 VENV = os.path.join(OUT, "venv")
+OLDER = ["cleaneval", "l3s-gn1", "dragnet", "google-trends-2017"]
 
 PEER = r'''
 import sys
@@ -84,8 +90,8 @@ def record(wtype, uri, block, n, ctype):
     return head.encode() + block + b"\r\n\r\n"
 
 
-def build_warc(path):
-    files = sorted(glob.glob(os.path.join(PAGES, "*", "*.html*")))
+def build_warc(path, sets):
+    files = sorted(f for s in sets for f in glob.glob(os.path.join(PAGES, s, "*.html*")))
     if not files:
         sys.exit("no pages in %s: the benchmark needs ../shared/data/pages" % PAGES)
     html_bytes = 0
@@ -141,10 +147,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=5, help="runs per tool; the best CPU time counts")
     ap.add_argument("--baseline", metavar="BIN", help="another cowrex binary to run in the same turns")
+    ap.add_argument("--older", default="cleaneval", choices=OLDER + ["all", "none"],
+                    help="older set for the second WARC (default cleaneval)")
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     warc = os.path.join(OUT, "pages.warc.gz")
-    pages, html_bytes = build_warc(warc)
+    pages, html_bytes = build_warc(warc, ["*"])
+    older = None
+    if args.older != "none":
+        older_sets = OLDER if args.older == "all" else [args.older]
+        older = os.path.join(OUT, "older-%s.warc.gz" % args.older)
+        older_pages, older_bytes = build_warc(older, older_sets)
     warc3 = os.path.join(OUT, "pages3.warc.gz")
     # Copied in pieces: the children's peak RSS includes this process's, which a fork hands
     # down to them (Linux keeps the larger of the two across exec).
@@ -159,8 +172,8 @@ def main():
     with open(peer_script, "w") as f:
         f.write(PEER)
 
-    def process(binary, out, jobs=1):
-        return [binary, "process", "--no-progress", "--force", "-j%d" % jobs, warc, "-o", os.path.join(OUT, out)]
+    def process(binary, out, jobs=1, path=warc):
+        return [binary, "process", "--no-progress", "--force", "-j%d" % jobs, path, "-o", os.path.join(OUT, out)]
 
     tools = [("cowrex process -j1", process(cowrex, "out"))]
     if args.baseline:
@@ -169,6 +182,15 @@ def main():
     tools.append((peer, [py, peer_script, warc]))
     j2 = "cowrex process -j2"
     tools.append((j2, process(cowrex, "out-j2", jobs=2)))
+    main_tools = len(tools)
+    if older:
+        o1 = "cowrex process -j1 on %s" % args.older
+        opeer = "fastwarc + resiliparse on %s" % args.older
+        tools.append((o1, process(cowrex, "out-older", path=older)))
+        if args.baseline:
+            tools.append(("cowrex process -j1 on %s, baseline" % args.older,
+                          process(os.path.abspath(args.baseline), "out-older-baseline", path=older)))
+        tools.append((opeer, [py, peer_script, older]))
     runs = {name: [] for name, _ in tools}
     for _ in range(args.repeat):
         for name, cmd in tools:
@@ -183,7 +205,7 @@ def main():
     print("Input: %d pages, %.1f MB of HTML, WARC %.1f MB (gzip per record)\n" % (pages, mb, os.path.getsize(warc) / 1e6))
     print("| tool | documents | CPU s | median CPU s | docs per CPU-second | HTML MB per CPU-second | wall s | peak RSS MiB |")
     print("|---|---|---|---|---|---|---|---|")
-    for name, _ in tools:
+    for name, _ in tools[:main_tools]:  # the older WARC's turns are printed below
         cpu, wall, rss = min(runs[name])
         median = statistics.median(r[0] for r in runs[name])
         n = docs if name.startswith("cowrex") else pages
@@ -193,6 +215,17 @@ def main():
     ratios = sorted(p[0] / c[0] for p, c in zip(runs[peer], runs[j1]))
     print("\nresiliparse CPU s / cowrex -j1 CPU s, per repeat (%d): min %.2f, median %.2f, max %.2f"
           % (len(ratios), ratios[0], statistics.median(ratios), ratios[-1]))
+    if older:
+        ratios = sorted(p[0] / c[0] for p, c in zip(runs[opeer], runs[o1]))
+        print("On %s (%d pages, %.1f MB of HTML): best CPU s resiliparse %.2f, cowrex -j1 %.2f; "
+              "resiliparse / cowrex per repeat (%d): min %.2f, median %.2f, max %.2f"
+              % (args.older, older_pages, older_bytes / 1e6, min(runs[opeer])[0], min(runs[o1])[0],
+                 len(ratios), ratios[0], statistics.median(ratios), ratios[-1]))
+        if args.baseline:
+            b = runs["cowrex process -j1 on %s, baseline" % args.older]
+            bl = sorted(x[0] / y[0] for x, y in zip(b, runs[o1]))
+            print("On %s: baseline CPU s / cowrex CPU s per repeat: min %.2f, median %.2f, max %.2f"
+                  % (args.older, bl[0], statistics.median(bl), bl[-1]))
     scaling = sorted(a[1] / b[1] for a, b in zip(runs[j1], runs[j2]))
     print("cowrex -j2 scaling (wall -j1 / wall -j2, per repeat): min %.2f, median %.2f, max %.2f"
           % (scaling[0], statistics.median(scaling), scaling[-1]))
