@@ -4,8 +4,6 @@
 //! The bits are set here: by tag names (`tag_cues`) and by the `class`, `id`, `role`,
 //! `itemprop`, `hidden` and `style` attributes of start tags (`attr_cues`).
 
-use memchr::memmem;
-
 use super::markup::{class_key, markup_tokens};
 use super::scan::{attributes, is_html_ws};
 
@@ -216,19 +214,11 @@ pub(super) fn attr_cues(
                     }
                 }
             }
-        } else if is(k, b"hidden") || (is(k, b"aria-hidden") && is(v, b"true")) {
+        } else if is(k, b"hidden")
+            || (is(k, b"aria-hidden") && is(v, b"true"))
+            || (is(k, b"style") && style_hides(v))
+        {
             cues |= HIDDEN;
-        } else if is(k, b"style") {
-            let style: Vec<u8> = v
-                .iter()
-                .filter(|b| !is_html_ws(**b))
-                .map(u8::to_ascii_lowercase)
-                .collect();
-            if memmem::find(&style, b"display:none").is_some()
-                || memmem::find(&style, b"visibility:hidden").is_some()
-            {
-                cues |= HIDDEN;
-            }
         } else if is(k, b"rel") {
             clue = true;
         } else if is(k, b"itemprop") {
@@ -242,6 +232,31 @@ pub(super) fn attr_cues(
         }
     }
     (cues, class, clue)
+}
+
+/// A `style` value says `display:none` or `visibility:hidden` (ASCII case ignored, HTML
+/// whitespace anywhere). Read in one pass without a copy: each pattern's first byte occurs
+/// nowhere else in it, so a mismatch can only restart a match at that byte.
+fn style_hides(v: &[u8]) -> bool {
+    const PATTERNS: [&[u8]; 2] = [b"display:none", b"visibility:hidden"];
+    let mut matched = [0usize; 2];
+    for b in v
+        .iter()
+        .filter(|b| !is_html_ws(**b))
+        .map(u8::to_ascii_lowercase)
+    {
+        for (m, p) in matched.iter_mut().zip(PATTERNS) {
+            *m = if p[*m] == b {
+                *m + 1
+            } else {
+                usize::from(p[0] == b)
+            };
+            if *m == p.len() {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The cue bits of the [`ATTR_CUES`] words in an attribute value, and whether one of them is a
@@ -341,6 +356,41 @@ mod tests {
         ];
         let want: Vec<(String, u32)> = want.iter().map(|(t, c)| (t.to_string(), *c)).collect();
         assert_eq!(cues, want);
+    }
+
+    /// [`style_hides`](super::style_hides) says what a search of the value without its
+    /// whitespace, lower-cased, says.
+    #[test]
+    fn style_hides_as_a_search_of_the_stripped_value() {
+        let copied = |v: &[u8]| {
+            let s: Vec<u8> = (v.iter())
+                .filter(|b| !crate::html::is_html_ws(**b))
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            memchr::memmem::find(&s, b"display:none").is_some()
+                || memchr::memmem::find(&s, b"visibility:hidden").is_some()
+        };
+        let values = [
+            "color: red; display : none",
+            "DISPLAY:\tNone",
+            "display:display:none",
+            "ddisplay:none",
+            "display:nonE;visibility:visible",
+            "visibility:visibility:hidden",
+            "visibility: hidde n",
+            "display:non",
+            "display:block; visibility:hiddeN",
+            "",
+            "vv isibility:hidden",
+            "display:nnone",
+        ];
+        for v in values {
+            assert_eq!(
+                super::style_hides(v.as_bytes()),
+                copied(v.as_bytes()),
+                "{v}"
+            );
+        }
     }
 
     /// A `class` value read again from [`cue::ClassCues`] says what it said the first time,
