@@ -90,10 +90,11 @@ def record(wtype, uri, block, n, ctype):
     return head.encode() + block + b"\r\n\r\n"
 
 
-def build_warc(path, sets):
-    files = sorted(f for s in sets for f in glob.glob(os.path.join(PAGES, s, "*.html*")))
+def build_warc(path, sets, root=PAGES):
+    """Write a WARC of the pages root/<set>/*.html* of every set; return (pages, HTML bytes)."""
+    files = sorted(f for s in sets for f in glob.glob(os.path.join(root, s, "*.html*")))
     if not files:
-        sys.exit("no pages in %s: the benchmark needs ../shared/data/pages" % PAGES)
+        sys.exit("no pages in %s: the benchmark needs ../shared/data" % root)
     html_bytes = 0
     with open(path, "wb") as out:
         info = b"software: cowrex bench\r\n"

@@ -52,9 +52,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     warc = os.path.join(OUT, "pages.warc.gz")
     if not os.path.exists(warc):
-        bench.PAGES = DATA  # build_warc globs PAGES/<set>/*.html*
         sets = [os.path.relpath(d, DATA) for d in sorted(glob.glob(os.path.join(DATA, "*", "html", "*")))]
-        pages, _ = bench.build_warc(warc, sets)
+        pages, _ = bench.build_warc(warc, sets, root=DATA)
         print("built %s: %d pages" % (warc, pages))
     env_b = dict(kv.split("=", 1) for kv in args.env_b)
     a = languages(args.a, warc, os.path.join(OUT, "a"), {})
