@@ -134,17 +134,38 @@ pub fn fingerprint(tokens: &Tokens, n: usize, hashes: usize) -> Option<Vec<u64>>
     Some(min_hashes(&grams, params))
 }
 
-/// Hash functions at a time in [`min_hashes`]: their minima stay in registers.
+/// Hash functions at a time in [`min_hashes`]: their minima stay in registers (one 256-bit
+/// register each).
 const HASH_LANES: usize = 4;
 
 /// For each hash function `(a, b)`, the least `a·h + b` over the n-gram hashes `grams`.
 fn min_hashes(grams: &[u64], params: &[(u64, u64)]) -> Vec<u64> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2.
-        return unsafe { min_hashes_avx2(grams, params) };
+    {
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+        {
+            // SAFETY: the processor has AVX-512 F and DQ.
+            return unsafe { min_hashes_avx512(grams, params) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2.
+            return unsafe { min_hashes_avx2(grams, params) };
+        }
     }
-    min_hashes_kernel(grams, params)
+    min_hashes_kernel::<HASH_LANES>(grams, params)
+}
+
+/// [`min_hashes_kernel`] compiled for AVX-512, eight hash functions at a time: AVX-512 DQ
+/// multiplies 64-bit lanes and AVX-512 F takes their unsigned minima in one instruction each,
+/// which AVX2 emulates in several (the same values).
+///
+/// # Safety
+/// The processor must have AVX-512 F and DQ.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+unsafe fn min_hashes_avx512(grams: &[u64], params: &[(u64, u64)]) -> Vec<u64> {
+    min_hashes_kernel::<{ 2 * HASH_LANES }>(grams, params)
 }
 
 /// [`min_hashes_kernel`] compiled for AVX2: the four lanes' multiplications and minima in one
@@ -156,21 +177,21 @@ fn min_hashes(grams: &[u64], params: &[(u64, u64)]) -> Vec<u64> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn min_hashes_avx2(grams: &[u64], params: &[(u64, u64)]) -> Vec<u64> {
-    min_hashes_kernel(grams, params)
+    min_hashes_kernel::<HASH_LANES>(grams, params)
 }
 
-/// The body of [`min_hashes`]: [`HASH_LANES`] hash functions at a time over all n-grams.
+/// The body of [`min_hashes`]: `L` hash functions at a time over all n-grams.
 #[inline(always)]
-fn min_hashes_kernel(grams: &[u64], params: &[(u64, u64)]) -> Vec<u64> {
+fn min_hashes_kernel<const L: usize>(grams: &[u64], params: &[(u64, u64)]) -> Vec<u64> {
     let mut mins = Vec::with_capacity(params.len());
-    for chunk in params.chunks(HASH_LANES) {
-        let (mut a, mut b) = ([0u64; HASH_LANES], [0u64; HASH_LANES]);
+    for chunk in params.chunks(L) {
+        let (mut a, mut b) = ([0u64; L], [0u64; L]);
         for (k, &(pa, pb)) in chunk.iter().enumerate() {
             (a[k], b[k]) = (pa, pb);
         }
-        let mut m = [u64::MAX; HASH_LANES];
+        let mut m = [u64::MAX; L];
         for &h in grams {
-            for k in 0..HASH_LANES {
+            for k in 0..L {
                 m[k] = m[k].min(a[k].wrapping_mul(h).wrapping_add(b[k]));
             }
         }
@@ -254,8 +275,8 @@ mod tests {
     #[test]
     fn min_hashes_are_each_functions_minimum() {
         let grams: Vec<u64> = (0..37u64).map(|i| xxh3_64_with_seed(b"gram", i)).collect();
-        // 7 functions: a last chunk shorter than the lanes.
-        let params = hash_params(7);
+        // 13 functions: a last chunk shorter than 4 and than 8 lanes.
+        let params = hash_params(13);
         let want: Vec<u64> = params
             .iter()
             .map(|&(a, b)| {
@@ -264,8 +285,26 @@ mod tests {
             })
             .collect();
         assert_eq!(min_hashes(&grams, &params), want);
-        // The portable body too, whichever `min_hashes` dispatched to.
-        assert_eq!(min_hashes_kernel(&grams, &params), want);
+        // The portable body at both widths, and each compiled variant this processor runs,
+        // whichever `min_hashes` dispatched to.
+        assert_eq!(min_hashes_kernel::<HASH_LANES>(&grams, &params), want);
+        assert_eq!(
+            min_hashes_kernel::<{ 2 * HASH_LANES }>(&grams, &params),
+            want
+        );
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: checked just above.
+                assert_eq!(unsafe { min_hashes_avx2(&grams, &params) }, want);
+            }
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512dq")
+            {
+                // SAFETY: checked just above.
+                assert_eq!(unsafe { min_hashes_avx512(&grams, &params) }, want);
+            }
+        }
         let (a, b) = params[0];
         let one = a.wrapping_mul(grams[0]).wrapping_add(b);
         assert_eq!(min_hashes(&grams[..1], &params[..1]), [one]);
