@@ -26,10 +26,15 @@ The same ratio is measured on a second WARC, built the same way from one of the 
 `none` to skip it): cowrex process -j1 and resiliparse on it take their turns in the same repeats,
 and its ratio is printed beside the first one. Older, smaller pages favour resiliparse.
 
+`--floor` adds cowrex with every optional part of the work turned off (FLOOR: texrex's MLP alone
+instead of the combined model, no language identification, no n-gram scores, no shingles; the
+segmenter, the texrex features, jusText, boilerpipe and the gzipped XML remain) to the turns on
+both WARCs: how close any speed-up of the optional parts alone could bring cowrex to a ratio.
+
 Start-up: `cowrex extract` on a small page (a short article with a menu, a link, an e-mail
 address and a footer), wall time of 21 runs, min/median/max.
 
-Usage: python3 scripts/bench.py [--repeat N] [--baseline BIN] [--older SET]
+Usage: python3 scripts/bench.py [--repeat N] [--baseline BIN] [--older SET] [--floor]
 """
 import argparse
 import glob
@@ -47,6 +52,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = os.path.join(ROOT, "..", "shared", "data", "pages", "html")
 OUT = os.path.join(ROOT, "target", "bench")
 VENV = os.path.join(OUT, "venv")
+FLOOR = ["--scorer", "mlp", "--lang", "en", "--ngram", "off", "--no-shingles"]
 OLDER = ["cleaneval", "l3s-gn1", "dragnet", "google-trends-2017"]
 
 PEER = r'''
@@ -150,6 +156,8 @@ def main():
     ap.add_argument("--baseline", metavar="BIN", help="another cowrex binary to run in the same turns")
     ap.add_argument("--older", default="cleaneval", choices=OLDER + ["all", "none"],
                     help="older set for the second WARC (default cleaneval)")
+    ap.add_argument("--floor", action="store_true",
+                    help="also run cowrex with every optional part off (%s)" % " ".join(FLOOR))
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     warc = os.path.join(OUT, "pages.warc.gz")
@@ -173,12 +181,16 @@ def main():
     with open(peer_script, "w") as f:
         f.write(PEER)
 
-    def process(binary, out, jobs=1, path=warc):
-        return [binary, "process", "--no-progress", "--force", "-j%d" % jobs, path, "-o", os.path.join(OUT, out)]
+    def process(binary, out, jobs=1, path=warc, extra=()):
+        return [binary, "process", "--no-progress", "--force", "-j%d" % jobs, path, "-o", os.path.join(OUT, out), *extra]
+
+    floor = "cowrex process -j1, floor (%s)" % " ".join(FLOOR)
 
     tools = [("cowrex process -j1", process(cowrex, "out"))]
     if args.baseline:
         tools.append(("cowrex process -j1, baseline %s" % args.baseline, process(os.path.abspath(args.baseline), "out-baseline")))
+    if args.floor:
+        tools.append((floor, process(cowrex, "out-floor", extra=FLOOR)))
     peer = "fastwarc + resiliparse (main_content=True)"
     tools.append((peer, [py, peer_script, warc]))
     j2 = "cowrex process -j2"
@@ -191,6 +203,8 @@ def main():
         if args.baseline:
             tools.append(("cowrex process -j1 on %s, baseline" % args.older,
                           process(os.path.abspath(args.baseline), "out-older-baseline", path=older)))
+        if args.floor:
+            tools.append((floor + " on " + args.older, process(cowrex, "out-older-floor", path=older, extra=FLOOR)))
         tools.append((opeer, [py, peer_script, older]))
     runs = {name: [] for name, _ in tools}
     for _ in range(args.repeat):
@@ -216,12 +230,21 @@ def main():
     ratios = sorted(p[0] / c[0] for p, c in zip(runs[peer], runs[j1]))
     print("\nresiliparse CPU s / cowrex -j1 CPU s, per repeat (%d): min %.2f, median %.2f, max %.2f"
           % (len(ratios), ratios[0], statistics.median(ratios), ratios[-1]))
+    if args.floor:
+        ratios = sorted(p[0] / c[0] for p, c in zip(runs[peer], runs[floor]))
+        print("resiliparse CPU s / cowrex floor CPU s, per repeat: min %.2f, median %.2f, max %.2f"
+              % (ratios[0], statistics.median(ratios), ratios[-1]))
     if older:
         ratios = sorted(p[0] / c[0] for p, c in zip(runs[opeer], runs[o1]))
         print("On %s (%d pages, %.1f MB of HTML): best CPU s resiliparse %.2f, cowrex -j1 %.2f; "
               "resiliparse / cowrex per repeat (%d): min %.2f, median %.2f, max %.2f"
               % (args.older, older_pages, older_bytes / 1e6, min(runs[opeer])[0], min(runs[o1])[0],
                  len(ratios), ratios[0], statistics.median(ratios), ratios[-1]))
+        if args.floor:
+            f = runs[floor + " on " + args.older]
+            ratios = sorted(p[0] / c[0] for p, c in zip(runs[opeer], f))
+            print("On %s: best CPU s cowrex floor %.2f; resiliparse / cowrex floor per repeat: min %.2f, median %.2f, max %.2f"
+                  % (args.older, min(f)[0], ratios[0], statistics.median(ratios), ratios[-1]))
         if args.baseline:
             b = runs["cowrex process -j1 on %s, baseline" % args.older]
             bl = sorted(x[0] / y[0] for x, y in zip(b, runs[o1]))
