@@ -4,9 +4,9 @@
 Runs `perf record --call-graph dwarf` on `cowrex process -j1 WARC` and counts each sample for
 the outermost stage function on its stack (reading, segmentation, texrex's features, language,
 scoring, the shown text, writing; a sample in the document analysis outside all of them counts
-for "the rest of the document level"). Samples in scoring are also split by detector. Prints
-a Markdown table of shares; the figures of docs/performance.md ("Where the time goes") come
-from it.
+for "the rest of the document level"). Samples in scoring are also split by detector, and
+those in the rest of the document level by the function the analysis called. Prints Markdown
+tables of shares; the figures of docs/performance.md ("Where the time goes") come from it.
 
 Needs `perf` (linux-perf). The stacks are unwound from the binary's unwinding tables and named
 from its symbols, so the release build serves (built by this script unless `--binary` is given);
@@ -110,12 +110,18 @@ def main():
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, errors="replace")
         stages = collections.Counter()
         scoring = collections.Counter()
+        rest = collections.Counter()
         total = 0
         for frames in samples(script.stdout):
             total += 1
             stage = first_match(frames, STAGES)
             if stage is None:
-                stage = REST if any(ANALYZE in f for f in frames) else "other (start-up, threads' waits, unwinding failures)"
+                at = next((i for i, f in enumerate(frames) if ANALYZE in f), None)
+                stage = REST if at is not None else "other (start-up, threads' waits, unwinding failures)"
+                if at is not None:
+                    # The function the analysis called, named without its offset.
+                    callee = frames[at + 1] if at + 1 < len(frames) else "the analysis itself"
+                    rest[callee.split("+0x")[0].strip()] += 1
             stages[stage] += 1
             if stage == "scoring":
                 scoring[first_entry(frames, SCORING) or "other detectors and the registry"] += 1
@@ -130,6 +136,9 @@ def main():
     print("\n| within scoring | share of all samples |\n|---|---|")
     for name, n in scoring.most_common():
         print("| %s | %.1f %% |" % (name, 100 * n / total))
+    print("\n| within the rest of the document level (what the analysis called) | share of all samples |\n|---|---|")
+    for name, n in rest.most_common(12):
+        print("| `%s` | %.1f %% |" % (name, 100 * n / total))
 
 
 if __name__ == "__main__":
