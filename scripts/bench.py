@@ -121,6 +121,12 @@ def build_warc(path, sets, root=PAGES):
     return len(files), html_bytes
 
 
+def spread(a, b, field=0):
+    """'min X, median Y, max Z' of a[i][field] / b[i][field] over the repeats (pairs of turns)."""
+    r = sorted(x[field] / y[field] for x, y in zip(a, b))
+    return "min %.2f, median %.2f, max %.2f" % (r[0], statistics.median(r), r[-1])
+
+
 def run_measured(cmd):
     """Run cmd (stderr discarded); return (user+sys CPU seconds, wall seconds, peak RSS MiB)."""
     t0 = time.time()
@@ -227,32 +233,23 @@ def main():
         print("| %s | %d | %.2f | %.2f | %.0f | %.1f | %.2f | %.0f |" % (name, n, cpu, median, n / cpu, mb / cpu, wall, rss))
     print("\nPeak RSS of cowrex -j1 on the WARC repeated 3 times: %.0f MiB (once: %.0f MiB)" % (big[2], min(runs[tools[0][0]])[2]))
     j1 = tools[0][0]
-    ratios = sorted(p[0] / c[0] for p, c in zip(runs[peer], runs[j1]))
-    print("\nresiliparse CPU s / cowrex -j1 CPU s, per repeat (%d): min %.2f, median %.2f, max %.2f"
-          % (len(ratios), ratios[0], statistics.median(ratios), ratios[-1]))
+    print("\nresiliparse CPU s / cowrex -j1 CPU s, per repeat (%d): %s"
+          % (len(runs[j1]), spread(runs[peer], runs[j1])))
     if args.floor:
-        ratios = sorted(p[0] / c[0] for p, c in zip(runs[peer], runs[floor]))
-        print("resiliparse CPU s / cowrex floor CPU s, per repeat: min %.2f, median %.2f, max %.2f"
-              % (ratios[0], statistics.median(ratios), ratios[-1]))
+        print("resiliparse CPU s / cowrex floor CPU s, per repeat: %s" % spread(runs[peer], runs[floor]))
     if older:
-        ratios = sorted(p[0] / c[0] for p, c in zip(runs[opeer], runs[o1]))
         print("On %s (%d pages, %.1f MB of HTML): best CPU s resiliparse %.2f, cowrex -j1 %.2f; "
-              "resiliparse / cowrex per repeat (%d): min %.2f, median %.2f, max %.2f"
+              "resiliparse / cowrex per repeat (%d): %s"
               % (args.older, older_pages, older_bytes / 1e6, min(runs[opeer])[0], min(runs[o1])[0],
-                 len(ratios), ratios[0], statistics.median(ratios), ratios[-1]))
+                 len(runs[o1]), spread(runs[opeer], runs[o1])))
         if args.floor:
             f = runs[floor + " on " + args.older]
-            ratios = sorted(p[0] / c[0] for p, c in zip(runs[opeer], f))
-            print("On %s: best CPU s cowrex floor %.2f; resiliparse / cowrex floor per repeat: min %.2f, median %.2f, max %.2f"
-                  % (args.older, min(f)[0], ratios[0], statistics.median(ratios), ratios[-1]))
+            print("On %s: best CPU s cowrex floor %.2f; resiliparse / cowrex floor per repeat: %s"
+                  % (args.older, min(f)[0], spread(runs[opeer], f)))
         if args.baseline:
             b = runs["cowrex process -j1 on %s, baseline" % args.older]
-            bl = sorted(x[0] / y[0] for x, y in zip(b, runs[o1]))
-            print("On %s: baseline CPU s / cowrex CPU s per repeat: min %.2f, median %.2f, max %.2f"
-                  % (args.older, bl[0], statistics.median(bl), bl[-1]))
-    scaling = sorted(a[1] / b[1] for a, b in zip(runs[j1], runs[j2]))
-    print("cowrex -j2 scaling (wall -j1 / wall -j2, per repeat): min %.2f, median %.2f, max %.2f"
-          % (scaling[0], statistics.median(scaling), scaling[-1]))
+            print("On %s: baseline CPU s / cowrex CPU s per repeat: %s" % (args.older, spread(b, runs[o1])))
+    print("cowrex -j2 scaling (wall -j1 / wall -j2, per repeat): %s" % spread(runs[j1], runs[j2], field=1))
     # The reader and writer threads run beside -j1's worker, so -j1 already keeps more than
     # one core busy; on 2 cores the scaling cannot exceed 2 over -j1's cores.
     busy1 = statistics.median(r[0] / r[1] for r in runs[j1])
