@@ -85,12 +85,17 @@ def samples(script_output):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(usage="%(prog)s [WARC] [--binary BIN] [--freq HZ] [-- PROCESS_OPTIONS]",
+                                 description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("warc", nargs="?", default=os.path.join(ROOT, "target", "bench", "pages.warc.gz"))
     ap.add_argument("--binary", help="cowrex binary to profile (default: target/release/cowrex, built)")
     ap.add_argument("--freq", type=int, default=499, help="samples per second (default 499)")
-    ap.add_argument("options", nargs=argparse.REMAINDER, help="after --: options for `cowrex process`")
-    args = ap.parse_args()
+    # Split at `--` by hand: argparse's REMAINDER after the optional WARC would also take
+    # `--binary` and `--freq` when they follow it.
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = ap.parse_args(argv[:cut])
+    options = argv[cut + 1:]
     if not os.path.exists(args.warc):
         sys.exit("no %s: run scripts/bench.py first, or name a WARC" % args.warc)
     if not shutil.which("perf"):
@@ -99,13 +104,11 @@ def main():
     if not binary:
         subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
         binary = os.path.join(ROOT, "target", "release", "cowrex")
-    options = [o for o in args.options if o != "--"]
     with tempfile.TemporaryDirectory(prefix="cowrex-profile-") as tmp:
         data = os.path.join(tmp, "perf.data")
         cmd = [binary, "process", "--no-progress", "--force", "-j1", args.warc, "-o", os.path.join(tmp, "out"), *options]
         subprocess.check_call(["perf", "record", "-q", "-F", str(args.freq), "--call-graph", "dwarf,16384",
-                               "-o", data, "--", *cmd], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+                               "-o", data, "--", *cmd], stdout=subprocess.DEVNULL)
         script = subprocess.Popen(["perf", "script", "-i", data, "-F", "ip,sym", "--no-inline"],
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, errors="replace")
         stages = collections.Counter()
