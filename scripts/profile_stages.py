@@ -120,8 +120,10 @@ def main():
             stage = first_match(frames, STAGES)
             if stage is None:
                 at = next((i for i, f in enumerate(frames) if ANALYZE in f), None)
-                stage = REST if at is not None else "other (start-up, threads' waits, unwinding failures)"
-                if at is not None:
+                if at is None:
+                    stage = "other (start-up, threads' waits, unwinding failures)"
+                else:
+                    stage = REST
                     # The function the analysis called, named without its offset.
                     callee = frames[at + 1] if at + 1 < len(frames) else "the analysis itself"
                     rest[callee.split("+0x")[0].strip()] += 1
