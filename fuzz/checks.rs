@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use cowrex::Extractor;
-use cowrex::document::DupBlocks;
+use cowrex::analyze::DupBlocks;
 use cowrex::html::{self, Limits, Syntax};
 use cowrex::output::{jsonl, xml};
 use cowrex::pipeline::manifest;

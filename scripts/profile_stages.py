@@ -33,10 +33,10 @@ STAGES = [
     ("texrex's features", ["cowrex::features::texrex::document_features"]),
     ("language", ["cowrex::classify::identify_language"]),
     ("scoring", ["cowrex::classify::registry::run"]),
-    ("shown text", ["cowrex::document::text::"]),
+    ("shown text", ["cowrex::analyze::text::"]),
 ]
 REST = "rest of the document level"
-ANALYZE = "cowrex::document::analyze::analyze"
+ANALYZE = "cowrex::analyze::analyze"
 # Within scoring: (part, substrings), the first part any frame matches (the trees run inside
 # the combined model's own functions).
 SCORING = [

@@ -23,8 +23,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::analyze;
+use crate::analyze::{Config, Page, StageTimes};
 use crate::classify::{self, LangChoice, Models, NgramChoice, Scorer, registry};
-use crate::document::{self, Config, Document, Meta, Page, StageTimes};
+use crate::document::{self, Document, Meta};
 use crate::error::ErrorKind;
 use crate::fate::Fate;
 use crate::pipeline::stream::{Documents, StreamConfig};
@@ -260,7 +262,7 @@ impl Extractor {
     /// (empty, binary) gives a document without blocks. `url` gives the host and the
     /// top-level domain (a charset hint).
     pub fn extract(&self, html: &[u8], url: Option<&str>) -> Document {
-        let (start, charset) = document::split_page(html);
+        let (start, charset) = analyze::split_page(html);
         self.analyse(html, start, charset.as_deref(), url)
             .unwrap_or_else(|_| self.empty(url))
     }
@@ -282,13 +284,13 @@ impl Extractor {
     /// let page = b"<html><body><p>Ducks are water birds of the family Anatidae. They live in \
     ///     fresh and salt water and eat plants, insects and small fish.</p></body></html>";
     /// let doc = extractor.analyze_html(page, Some("https://example.org/ducks")).unwrap();
-    /// assert_eq!(doc.scorer.name(), "boilerpipe");
+    /// assert_eq!(doc.scorer, "boilerpipe");
     /// assert!(doc.text().contains("water birds"));
     /// let err = extractor.analyze_html(b"<html><body></body></html>", None).unwrap_err();
     /// assert_eq!(err.to_string(), "the page gives no document: skipped.no_text");
     /// ```
     pub fn analyze_html(&self, html: &[u8], url: Option<&str>) -> Result<Document, Error> {
-        let (start, charset) = document::split_page(html);
+        let (start, charset) = analyze::split_page(html);
         self.analyse(html, start, charset.as_deref(), url)
             .map_err(|fate| {
                 Error::new(
@@ -319,7 +321,7 @@ impl Extractor {
         if crate::pipeline::select::looks_binary(page.payload) {
             return Err(Fate::Binary);
         }
-        document::analyze(page, &self.models, &self.config, &mut StageTimes::default())
+        analyze::analyze(page, &self.models, &self.config, &mut StageTimes::default())
             .map_err(|skip| skip.fate())
     }
 
@@ -335,7 +337,7 @@ impl Extractor {
             meta,
             host,
             tld,
-            scorer: self.models.scorer,
+            scorer: self.models.scorer.name(),
             threshold: self.config.threshold.unwrap_or(0.5),
             ..Document::default()
         }
@@ -460,7 +462,7 @@ mod tests {
         let row = format!("<tr>{}</tr>", "<td>cell</td>".repeat(1000));
         let table = format!("<body><table>{}</table><p>After</p>", row.repeat(1000));
         let doc = ex.extract(table.as_bytes(), None);
-        assert_eq!(doc.capped, Some(crate::html::Cap::Blocks));
+        assert_eq!(doc.capped, Some(crate::document::Cap::Blocks));
         assert_eq!(doc.blocks.len(), crate::html::Limits::default().max_blocks);
     }
 }

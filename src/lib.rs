@@ -17,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analyze;
 pub mod classify;
 pub mod decode;
 mod digest;

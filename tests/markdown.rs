@@ -90,7 +90,7 @@ fn markdown_of_hostile_text_parses_back_to_it() {
     }
     html.push_str("<pre>```\n  code ``` here\n</pre></body>");
     let ex = Extractor::new(&Options {
-        config: cowrex::document::Config {
+        config: cowrex::analyze::Config {
             threshold: Some(1.0),
             ..Default::default()
         },

@@ -581,7 +581,7 @@ fn block_labels_reproduce_gold_text() {
     };
     use cowrex::eval;
     let models = cowrex::classify::Models::builtin();
-    let cfg = cowrex::document::Config::default();
+    let cfg = cowrex::analyze::Config::default();
     // Pooled and mean per-page F1 floors; measured: l3s-gn1 0.9904 / 0.9822,
     // google-trends-2017 0.9836 / 0.9873, cleaneval 0.9850 / 0.9820, dragnet 0.9958 / 0.9924
     // (its gold text up to the comments).
@@ -645,7 +645,7 @@ fn snippet_labels_find_the_snippets_of_real_pages() {
     };
     use cowrex::eval;
     let models = cowrex::classify::Models::builtin();
-    let cfg = cowrex::document::Config::default();
+    let cfg = cowrex::analyze::Config::default();
     let (pages, missing) = eval::load_set(&dir, "trafilatura-eval-dev").unwrap();
     assert!(missing.is_empty(), "{missing:?}");
     assert!(pages.iter().all(|p| p.gold.is_none()));
@@ -713,7 +713,7 @@ fn texrex_pages_convert_to_gold_text_cowrex_reproduces() {
         .expect("python3 runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let models = cowrex::classify::Models::builtin();
-    let cfg = cowrex::document::Config::default();
+    let cfg = cowrex::analyze::Config::default();
     // Mean F1 per page of the aligned content blocks against the gold text, measured: de 0.9976,
     // en 0.9996, fr 0.9988, sv 0.9965. Every page whose gold text has the non-ASCII letter has
     // it in cowrex's text too (before invalid UTF-8 was replaced rather than the page decoded

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::*;
+use cowrex::analyze::{self, Config, Page, StageTimes};
 use cowrex::classify::{self, mlp};
-use cowrex::document::{self, Config, Meta, Page, StageTimes};
+use cowrex::document::Meta;
 use cowrex::html::Syntax;
 
 /// texrex's normaliser rewrites typographic quotes, dashes and ellipses in its *output* text
@@ -92,7 +93,7 @@ fn agreement(base: &Path, lang: &str, tmp: &Path) -> Agreement {
         assert!(decrypt(&dir.join(format!("csv/{stem}.csv.gpg")), &csv));
         assert!(decrypt(&dir.join(format!("html/{stem}.html.gpg")), &html));
         let bytes = std::fs::read(&html).unwrap();
-        let (start, charset) = cowrex::document::split_page(&bytes);
+        let (start, charset) = cowrex::analyze::split_page(&bytes);
         let page = Page {
             raw: &bytes,
             payload: &bytes[start..],
@@ -100,7 +101,7 @@ fn agreement(base: &Path, lang: &str, tmp: &Path) -> Agreement {
             meta: Meta::default(),
         };
         let mut ours: HashMap<String, Vec<[f64; 37]>> = HashMap::new();
-        if let Ok(doc) = document::analyze(page, &models, &cfg, &mut StageTimes::default()) {
+        if let Ok(doc) = analyze::analyze(page, &models, &cfg, &mut StageTimes::default()) {
             for b in doc.blocks.iter().rev() {
                 ours.entry(norm(&b.cleansed)).or_default().push(b.features);
             }

@@ -12,10 +12,10 @@ use super::{
 };
 use cowrex::classify::detector::Cut;
 use cowrex::classify::{self, Scorer};
-use cowrex::document;
 use cowrex::error::{EXIT_OK, Error, ErrorKind};
 use cowrex::eval;
 use cowrex::eval::sets::SetPages;
+use cowrex::{analyze, document};
 
 /// How `eval --cv` folds the pages.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -109,7 +109,7 @@ impl EvalArgs {
 
 /// Which blocks of a page the scorer chosen for `eval` keeps: those whose `bpv` under its
 /// decision is at most --threshold, the bias's equivalent for `ngram`, or the decision's own
-/// cut ([`document::decision_threshold`]).
+/// cut ([`analyze::decision_threshold`]).
 pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
     let Some(scorer) = a.decision() else {
         return vec![true; blocks.len()];
@@ -120,7 +120,7 @@ pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
             // A score of at least `bias` bits is a bpv of at most this.
             1.0 / (1.0 + a.bias.bias.exp())
         } else {
-            document::decision_threshold(blocks, scorer, a.model.favor.into())
+            analyze::decision_threshold(blocks, scorer, a.model.favor.into())
         }
     });
     blocks.iter().map(|b| bpv(b) <= threshold).collect()
@@ -597,7 +597,7 @@ fn favor_dial(
         let mut snippets = vec![eval::Snippets::default(); sets.len()];
         for ((set, p), d) in pages.iter().zip(docs) {
             let blocks = eval::blocks_of(d);
-            let t = document::decision_threshold(blocks, scorer, favor);
+            let t = analyze::decision_threshold(blocks, scorer, favor);
             let text = document::content_text(blocks.iter().filter(|b| b.bpv <= t));
             match &p.gold {
                 Some(gold) => overlaps[*set].push(eval::Overlap::of(&text, gold)),

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::{BiasArg, CliResult, ModelArgs, Sink, options, read_input};
+use cowrex::analyze::Config;
 use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice, ngram};
-use cowrex::document::Config;
 use cowrex::error::{EXIT_OK, Error};
 use cowrex::html::Syntax;
 use cowrex::output::format_general;
@@ -127,7 +127,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                 "markdown": markdown::write(&doc, !a.no_markdown_links),
                 "sourcecharset": found.then_some(&doc.source_charset),
                 "language": found.then(|| doc.language_code()),
-                "capped": doc.capped.map(cowrex::html::Cap::name),
+                "capped": doc.capped.map(cowrex::document::Cap::name),
                 "blocks": blocks.iter().map(|b| {
                     let mut v = serde_json::json!({
                         "idx": b.idx,

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use cowrex::Options;
+use cowrex::analyze::{self, Config, DocFilter};
 use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice};
-use cowrex::document::{self, Config, DocFilter};
 use cowrex::error::{Error, ErrorKind};
 use cowrex::html::{Limits, Syntax};
 
@@ -395,7 +395,7 @@ fn doc_config(m: &ModelArgs, filter: bool) -> Config {
             Syntax::Html5
         },
         filter: filter.then(DocFilter::default),
-        mask: document::Mask {
+        mask: analyze::Mask {
             email: m.mask.contains(&MaskArg::Email),
             uri: m.mask.contains(&MaskArg::Uri),
             hashtag: m.mask.contains(&MaskArg::Hashtag),

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 
 use super::{CliResult, ModelArgs, batch, doc_config, load_models, threads_or_cores};
 use crate::inputs::{Inputs, ManifestShare};
-use cowrex::document::{Config, DupBlocks};
+use cowrex::analyze::{Config, DupBlocks};
 use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
 use cowrex::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
 use cowrex::warc::Retry;

@@ -8,9 +8,9 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::corpus::expand;
 use super::{CliResult, load_pages, threads_or_cores};
+use cowrex::analyze::Config;
 use cowrex::classify::quality::Profile;
 use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice, mlp, ngram};
-use cowrex::document::Config;
 use cowrex::error::{EXIT_OK, Error, ErrorKind};
 use cowrex::eval;
 

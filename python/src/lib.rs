@@ -6,8 +6,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use cowrex::analyze::{Config, DupBlocks, Mask};
 use cowrex::classify::{Favor, LangChoice, ModelLang, NgramChoice, Scorer, registry};
-use cowrex::document::{Config, DupBlocks, Mask};
 use cowrex::html::{Limits, Syntax};
 use cowrex::output::{Score, block_scores, jsonl};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};

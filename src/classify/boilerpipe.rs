@@ -10,41 +10,29 @@
 //! separated tokens, and in scripts written without spaces each ideograph, kana or letter
 //! (a run of Katakana), so a Chinese or Japanese paragraph has as many words as characters.
 
-use super::Block;
+use crate::document;
+use crate::document::{Block, WordStats};
 use super::detector::{self, Column, Cut, Decision, Shown};
 use crate::words;
 
 /// The column width text is wrapped at for text density.
 pub const WRAP: usize = 80;
 
-/// boilerpipe's features of one block.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Stats {
-    /// Words ([`crate::words::words`]).
-    pub words: u32,
-    /// Of those, the words inside links.
-    pub link_words: u32,
-    /// Words per line wrapped at [`WRAP`] columns, the last line left out unless it is the only
-    /// one.
-    pub text_density: f64,
-}
-
-impl Stats {
-    /// The features of a block's text, `link_words` of whose words are inside links.
-    pub fn of(text: &str, link_words: u32) -> Stats {
+/// boilerpipe's features of a block's text, `link_words` of whose words are inside links.
+pub fn stats(text: &str, link_words: u32) -> WordStats {
         // Word lengths in characters; an ASCII text's without decoding it.
         if text.is_ascii() {
             let lengths = words::ascii_words(text.as_bytes()).map(<[u8]>::len);
-            Stats::of_words(lengths, link_words)
+            stats_of_words(lengths, link_words)
         } else {
             let lengths = words::words(text).map(|w| w.chars().count());
-            Stats::of_words(lengths, link_words)
+            stats_of_words(lengths, link_words)
         }
     }
 
-    /// [`Stats::of`] a text whose words have these `lengths` in characters. Text density lays
-    /// them out as if one space separated each from the next.
-    fn of_words(lengths: impl Iterator<Item = usize>, link_words: u32) -> Stats {
+/// [`stats`] of a text whose words have these `lengths` in characters. Text density lays
+/// them out as if one space separated each from the next.
+fn stats_of_words(lengths: impl Iterator<Item = usize>, link_words: u32) -> WordStats {
         let (mut words, mut lines, mut line_len, mut line_words) = (0u32, 0u32, 0usize, 0u32);
         for len in lengths {
             words += 1;
@@ -66,25 +54,15 @@ impl Stats {
             1 => words as f64,
             n => (words - line_words) as f64 / (n - 1) as f64,
         };
-        Stats {
+        WordStats {
             words,
             link_words: link_words.min(words),
             text_density,
         }
     }
 
-    /// Share of the words inside links (0 for an empty block).
-    pub fn link_density(&self) -> f64 {
-        if self.words == 0 {
-            0.0
-        } else {
-            self.link_words as f64 / self.words as f64
-        }
-    }
-}
-
 /// Algorithm 1, the densitometric classifier: true = content.
-pub fn densitometric(prev: &Stats, cur: &Stats, next: &Stats) -> bool {
+pub fn densitometric(prev: &WordStats, cur: &WordStats, next: &WordStats) -> bool {
     if cur.link_density() > 0.333333 {
         return false;
     }
@@ -104,7 +82,7 @@ pub fn densitometric(prev: &Stats, cur: &Stats, next: &Stats) -> bool {
 }
 
 /// Algorithm 2, the classifier based on the number of words: true = content.
-pub fn num_words(prev: &Stats, cur: &Stats, next: &Stats) -> bool {
+pub fn num_words(prev: &WordStats, cur: &WordStats, next: &WordStats) -> bool {
     if cur.link_density() > 0.333333 {
         return false;
     }
@@ -126,7 +104,7 @@ pub fn num_words(prev: &Stats, cur: &Stats, next: &Stats) -> bool {
 }
 
 /// The rule trained on CleanEval: text density at least 7 and link density at most 0.35.
-pub fn cleaneval(cur: &Stats) -> bool {
+pub fn cleaneval(cur: &WordStats) -> bool {
     cur.text_density >= 7.0 && cur.link_density() <= 0.35
 }
 
@@ -146,8 +124,8 @@ pub struct Decisions {
 
 /// Classify a page's blocks (in document order). The blocks before the first and after the
 /// last are empty, as boilerpipe's start and end markers.
-pub fn classify(blocks: &[Stats]) -> Vec<Decisions> {
-    let empty = Stats::default();
+pub fn classify(blocks: &[WordStats]) -> Vec<Decisions> {
+    let empty = WordStats::default();
     let at = |i: Option<usize>| i.and_then(|i| blocks.get(i)).unwrap_or(&empty);
     let mut out: Vec<Decisions> = (0..blocks.len())
         .map(|i| {
@@ -187,7 +165,7 @@ pub fn classify(blocks: &[Stats]) -> Vec<Decisions> {
 }
 
 /// boilerpipe as a detector ([`crate::classify::detector`]): its [`Decisions`] over the
-/// blocks' [`Stats`] ([`Block::stats`]) in four columns, `boilerpipe` (Algorithm 2),
+/// blocks' [`WordStats`] ([`Block::stats`]) in four columns, `boilerpipe` (Algorithm 2),
 /// `bpdensity` (Algorithm 1), and `bpcleaneval` and `bplargest` (not printed), 0 for content
 /// and 1 for boilerplate; and the `linkdensity` and `textdensity` they read.
 pub struct Detector;
@@ -211,7 +189,7 @@ pub const COLUMNS: &[Column] = {
 };
 
 /// Its columns in the table.
-const AT: detector::Cols = super::registry::cols(NAME);
+const AT: document::Cols = super::registry::cols(NAME);
 
 /// A block's decisions.
 pub fn of(b: &Block) -> Decisions {
@@ -226,7 +204,7 @@ pub fn of(b: &Block) -> Decisions {
 
 impl detector::Detector for Detector {
     fn score(&self, blocks: &mut [Block], _: &detector::Page<'_>) {
-        let stats: Vec<Stats> = blocks.iter().map(|b| b.stats).collect();
+        let stats: Vec<WordStats> = blocks.iter().map(|b| b.stats).collect();
         for (b, d) in blocks.iter_mut().zip(classify(&stats)) {
             let verdicts = [d.num_words, d.densitometric, d.cleaneval, d.largest];
             for (k, content) in verdicts.into_iter().enumerate() {
@@ -271,8 +249,8 @@ impl detector::Detector for Detector {
 mod tests {
     use super::*;
 
-    fn st(words: u32, link_words: u32, text_density: f64) -> Stats {
-        Stats {
+    fn st(words: u32, link_words: u32, text_density: f64) -> WordStats {
+        WordStats {
             words,
             link_words,
             text_density,
@@ -282,41 +260,41 @@ mod tests {
     #[test]
     fn text_density_wraps_at_80_and_drops_the_last_line() {
         // One line: density = words.
-        assert_eq!(Stats::of("a few short words", 0).text_density, 4.0);
-        assert_eq!(Stats::of("", 0), Stats::default());
+        assert_eq!(stats("a few short words", 0).text_density, 4.0);
+        assert_eq!(stats("", 0), WordStats::default());
         // 10-character words: 7 fit on a line (7·10 + 6 = 76; one more would be 87).
         let text = vec!["abcdefghij"; 17].join(" ");
-        let s = Stats::of(&text, 3);
+        let s = stats(&text, 3);
         // Lines of 7, 7 and 3 words: the last is left out, (7 + 7) / 2.
         assert_eq!((s.words, s.text_density), (17, 7.0));
         assert!((s.link_density() - 3.0 / 17.0).abs() < 1e-12);
         // Exactly 80 columns still fit on one line.
         let full = format!("{} {}", "a".repeat(39), "b".repeat(40));
-        assert_eq!(Stats::of(&full, 0).text_density, 2.0);
+        assert_eq!(stats(&full, 0).text_density, 2.0);
         let over = format!("{} {}", "a".repeat(40), "b".repeat(40));
-        assert_eq!(Stats::of(&over, 0).text_density, 1.0);
+        assert_eq!(stats(&over, 0).text_density, 1.0);
         // An ASCII text is measured as its characters are, and a non-ASCII one in characters.
         let spaced = text.replace(' ', "\x0b \t") + &format!("\r\n{over}\x0c{full}");
-        let by_chars = Stats::of_words(spaced.split_whitespace().map(|w| w.chars().count()), 3);
-        assert_eq!(Stats::of(&spaced, 3), by_chars);
-        assert_eq!(Stats::of(&text.replace('j', "é"), 3), Stats::of(&text, 3));
+        let by_chars = stats_of_words(spaced.split_whitespace().map(|w| w.chars().count()), 3);
+        assert_eq!(stats(&spaced, 3), by_chars);
+        assert_eq!(stats(&text.replace('j', "é"), 3), stats(&text, 3));
     }
 
     #[test]
     fn chinese_and_japanese_words_are_characters() {
         // 30 ideographs and 3 full-width punctuation marks: 30 words, not one.
         let zh = "今天上午，市政府召开新闻发布会，宣布将在明年春天开放新的城市公园。";
-        let s = Stats::of(zh, 0);
+        let s = stats(zh, 0);
         assert_eq!((s.words, s.text_density), (30, 30.0));
         // 47 ideographs and kana: one-character words, 40 to a line of 80 columns; the last
         // line (7) is left out.
         let ja = "東京の新しい図書館が来月開館します。館内には約五十万冊の本があり、子ども向けの読書室も設けられます。";
-        let s = Stats::of(ja, 0);
+        let s = stats(ja, 0);
         assert_eq!((s.words, s.text_density), (47, 40.0));
         // A Katakana run is one word: ニュース, 一, 覧.
-        assert_eq!(Stats::of("ニュース一覧", 0).words, 3);
+        assert_eq!(stats("ニュース一覧", 0).words, 3);
         // Link words beyond the words (counted on the raw text) are capped.
-        let menu = Stats::of("首页 新闻 体育", 9);
+        let menu = stats("首页 新闻 体育", 9);
         assert_eq!(
             (menu.words, menu.link_words, menu.link_density()),
             (6, 6, 1.0)
@@ -348,7 +326,7 @@ mod tests {
 
     #[test]
     fn num_words_tree_every_leaf() {
-        let n = |p: Stats, c: Stats, x: Stats| num_words(&p, &c, &x);
+        let n = |p: WordStats, c: WordStats, x: WordStats| num_words(&p, &c, &x);
         let w = |words| st(words, 0, 0.0);
         assert!(!n(w(0), st(30, 11, 0.0), w(0)));
         assert!(!n(w(4), w(16), w(15)));

@@ -11,11 +11,12 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::document;
 use super::ModelError;
 use super::detector::{self, Column, Cut, Decision, ModelFile, Shown};
 use super::gbt::Gbt;
 use super::justext::Class;
-pub use super::page_text::{PageText, page_kind};
+pub use crate::document::{PageText, page_text::page_kind};
 use super::{Block, boilerpipe, justext, markup, mlp, ngram, registry};
 use crate::html::cue;
 use crate::words;
@@ -1010,7 +1011,7 @@ pub const COLUMNS: &[Column] = &[Column {
 }];
 
 /// Its columns in the table.
-const AT: detector::Cols = registry::cols(NAME);
+const AT: document::Cols = registry::cols(NAME);
 
 /// Its decision, the default.
 pub const DECISION: Decision = Decision {
@@ -1071,7 +1072,8 @@ mod tests {
 
     /// A page's blocks and its own text, analysed with the built-in models.
     fn analyzed(html: &str) -> crate::document::Document {
-        use crate::document::{Config, Meta, Page, StageTimes, analyze};
+        use crate::document::Meta;
+        use crate::analyze::{Config, Page, StageTimes, analyze};
         let page = Page {
             raw: html.as_bytes(),
             payload: html.as_bytes(),

@@ -21,8 +21,8 @@
 
 use std::any::Any;
 
-use super::page_text::PageText;
-use super::{Block, ModelError, Models};
+use super::{ModelError, Models};
+use crate::document::{Block, PageText};
 
 /// A boilerplate detector: how it scores and decides. Its name and columns are constants of
 /// its module (above).
@@ -128,7 +128,7 @@ pub struct Decision {
 pub enum Cut {
     /// At 0.5.
     Half,
-    /// At the page's expected-F threshold ([`crate::document::expected_f_threshold`]), with
+    /// At the page's expected-F threshold ([`crate::analyze::expected_f_threshold`]), with
     /// the β of the configured [`Favor`]: for calibrated probabilities.
     ExpectedF,
 }
@@ -175,48 +175,6 @@ impl Favor {
     /// The value of a name ([`Favor::name`]).
     pub fn from_name(name: &str) -> Option<Favor> {
         Favor::ALL.into_iter().find(|f| f.name() == name)
-    }
-}
-
-/// Columns in a block's table: every detector's, as the registry counts them.
-pub const N_COLUMNS: usize = super::registry::width();
-
-/// A block's score table: every detector's values at its place ([`super::registry::cols`]);
-/// NaN where a detector wrote none.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scores([f64; N_COLUMNS]);
-
-impl Default for Scores {
-    fn default() -> Self {
-        Scores([f64::NAN; N_COLUMNS])
-    }
-}
-
-impl Scores {
-    /// Column `k` of a detector's columns `at`.
-    pub fn get(&self, at: Cols, k: usize) -> f64 {
-        debug_assert!(k < at.len);
-        self.0[at.start + k]
-    }
-
-    /// Set column `k` of a detector's columns `at`.
-    pub fn set(&mut self, at: Cols, k: usize, value: f64) {
-        debug_assert!(k < at.len);
-        self.0[at.start + k] = value;
-    }
-}
-
-/// Where a detector's columns are in the table ([`super::registry::cols`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cols {
-    start: usize,
-    len: usize,
-}
-
-impl Cols {
-    /// `len` columns from `start`.
-    pub const fn new(start: usize, len: usize) -> Cols {
-        Cols { start, len }
     }
 }
 

@@ -15,6 +15,7 @@
 
 use std::borrow::Cow;
 
+use crate::document;
 use super::Block;
 use super::detector::{self, Column, Cut, Decision, Shown};
 use crate::html::cue;
@@ -509,7 +510,7 @@ const CLASSES: [Class; 4] = [Class::Bad, Class::Good, Class::Short, Class::NearG
 const CLASS_NAMES: &[&str] = &["bad", "good", "short", "neargood"];
 
 /// Its columns in the table.
-const AT: detector::Cols = super::registry::cols(NAME);
+const AT: document::Cols = super::registry::cols(NAME);
 
 /// A block's judgement: its paragraph's.
 pub fn of(b: &Block) -> Judgement {

@@ -11,6 +11,7 @@
 //! Text format (`cowrex-markup 1`): a header line `cowrex-markup 1 <words>`, then one line
 //! per word, `word<TAB>weight`, sorted by word.
 
+use crate::document;
 use super::detector::{self, Column, ModelFile, Shown};
 use super::{Block, registry};
 
@@ -232,7 +233,7 @@ pub const COLUMNS: &[Column] = {
 };
 
 /// Its columns in the table.
-const AT: detector::Cols = registry::cols(NAME);
+const AT: document::Cols = registry::cols(NAME);
 
 /// `--markup-model`: a markup model instead of the built-in one
 /// ([`crate::classify::Models::markup`]).

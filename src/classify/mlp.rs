@@ -11,6 +11,7 @@
 //! o <bias> <w_1> … <w_hidden>
 //! ```
 
+use crate::document;
 use super::Block;
 use super::detector::{self, Column, Cut, Decision, ModelFile, Shown};
 use super::registry;
@@ -700,7 +701,7 @@ pub const COLUMNS: &[Column] = &[Column {
 }];
 
 /// Its columns in the table.
-const AT: detector::Cols = registry::cols(NAME);
+const AT: document::Cols = registry::cols(NAME);
 
 /// Its decision.
 pub const DECISION: Decision = Decision {

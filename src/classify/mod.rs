@@ -5,10 +5,8 @@
 //! picks them.
 
 mod binary;
-pub mod block;
 pub mod detector;
 pub mod gbt;
-pub mod page_text;
 pub mod quality;
 pub mod registry;
 
@@ -30,7 +28,7 @@ use std::borrow::Cow;
 use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
-pub use block::Block;
+use crate::document::Block;
 pub use detector::Favor;
 use detector::ModelFile;
 use gbt::Gbt;

@@ -5,8 +5,9 @@
 //! scores a page's blocks with them all. A detector is one file ([`super::detector`]);
 //! adding one is a line of the list in `classify/mod.rs`.
 
-use super::detector::{Cols, Column, Decision, Detector, ModelFile, Page, Shown};
-use super::{Block, REGISTERED, combined, ngram};
+use super::detector::{Column, Decision, Detector, ModelFile, Page, Shown};
+use super::{REGISTERED, combined, ngram};
+use crate::document::{Block, Cols};
 
 /// Declares the detectors, in the order they run: for each, its module (its file, which
 /// defines `NAME`, `COLUMNS` and `Detector`, see [`super::detector`]) and its entry in
@@ -198,7 +199,7 @@ pub fn run(blocks: &mut [Block], page: &Page<'_>, scorer: Scorer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::detector::N_COLUMNS;
+    use crate::document::N_COLUMNS;
 
     #[test]
     fn names_are_unique_and_the_columns_follow_each_other() {

@@ -6,6 +6,7 @@
 //! It writes one column, `toy`: the share of letters among a block's characters, times a
 //! weight, 1 or the number in its model file (`--toy-model`).
 
+use crate::document;
 use super::detector::{self, Column, Cut, Decision, ModelFile, Shown};
 use super::{Block, ModelError, registry};
 
@@ -22,7 +23,7 @@ pub const COLUMNS: &[Column] = &[Column {
 }];
 
 /// Its columns in the table.
-const AT: detector::Cols = registry::cols(NAME);
+const AT: document::Cols = registry::cols(NAME);
 
 /// A block's toy score.
 pub fn of(b: &Block) -> f64 {

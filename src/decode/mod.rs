@@ -4,6 +4,7 @@
 //! prescan of the first 8 KiB, then `chardetng` on at most 16 KiB. Labels are resolved by the
 //! WHATWG Encoding Standard (`encoding_rs`), so ISO-8859-1 is read as windows-1252.
 
+use crate::document::Evidence;
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use memchr::memmem;
 
@@ -11,37 +12,6 @@ use memchr::memmem;
 pub const DETECT_PREFIX: usize = 16 * 1024;
 /// Bytes searched for a `<meta>` charset declaration.
 pub const META_PREFIX: usize = 8 * 1024;
-
-/// Where the encoding came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Evidence {
-    /// A byte-order mark.
-    Bom,
-    /// The `charset` parameter of the HTTP `Content-Type`.
-    Http,
-    /// A `<meta>` charset declaration in the first [`META_PREFIX`] bytes.
-    Meta,
-    /// The bytes themselves: they are valid UTF-8 with multi-byte characters although the
-    /// HTTP header or a `<meta>` declares another charset, which [`Sniffed::declared`] keeps
-    /// ([`sniff`] gives the reasons).
-    ValidUtf8,
-    /// None of those: valid UTF-8, else `chardetng`'s guess.
-    Detected,
-}
-
-impl Evidence {
-    /// The name in the statistics' `charset_evidence`: `bom`, `http`, `meta`, `valid_utf8` or
-    /// `detected`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Evidence::Bom => "bom",
-            Evidence::Http => "http",
-            Evidence::Meta => "meta",
-            Evidence::ValidUtf8 => "valid_utf8",
-            Evidence::Detected => "detected",
-        }
-    }
-}
 
 /// The encoding chosen for a page.
 #[derive(Debug, Clone, Copy)]

@@ -1,27 +1,26 @@
-//! The document model: a [`Document`] with its [`Block`]s, as analysis makes it and the
-//! writers read it, and its provenance ([`Meta`]). The analysis run that makes one is
-//! [`analyze()`] (`analyze.rs`); its settings are [`Config`] (`config.rs`); the text of a block
-//! as it is shown is in `text.rs`; metadata in [`metadata`].
+//! The document model: a [`Document`] with its [`Block`]s and their score table ([`Scores`]),
+//! its provenance ([`Meta`]), metadata ([`Metadata`]) and what the page says of itself
+//! ([`PageText`]), as analysis (`crate::analyze`) makes them and the writers read them.
+//!
+//! A leaf: it holds data and what follows from it alone, and imports nothing from the rest of
+//! the crate but the registry's width of the score table, a compile-time constant
+//! ([`scores`]). Detectors, analysis, writers and evaluation depend down on it.
 
 use md5::{Digest, Md5};
 
-use crate::classify::{self, ModelLang, Scorer};
-use crate::decode;
-use crate::html::{Cap, Doctype};
+mod block;
+mod kind;
+mod metadata;
+mod page;
+pub mod page_text;
+mod scores;
 
-mod analyze;
-mod config;
-pub mod metadata;
-mod text;
-
-pub use crate::classify::Block;
-pub use analyze::{
-    Page, Skip, StageTimes, analyze, decision_threshold, expected_f_threshold, figures, split_page,
-    structured_text,
-};
-pub use config::{Config, DocFilter, DupBlocks, Mask};
+pub use block::{Block, Features, N_FEATURES, WordStats, bpc};
+pub use kind::Kind;
 pub use metadata::Metadata;
-pub use text::{output_text, shown_text};
+pub use page::{Cap, Doctype, Evidence};
+pub use page_text::PageText;
+pub use scores::{Cols, N_COLUMNS, Scores};
 
 /// Provenance and metadata of a document.
 #[derive(Debug, Clone, Default)]
@@ -75,7 +74,7 @@ pub struct Document {
     /// The charset the page was decoded from, upper-cased (`sourcecharset`).
     pub source_charset: String,
     /// The charset the HTTP header or a `<meta>` declared, upper-cased, when the page was
-    /// decoded as UTF-8 against it (`declared-charset`, [`decode::Evidence::ValidUtf8`]).
+    /// decoded as UTF-8 against it (`declared-charset`, [`Evidence::ValidUtf8`]).
     pub declared_charset: Option<String>,
     /// The page's doctype.
     pub doctype: Doctype,
@@ -91,8 +90,9 @@ pub struct Document {
     pub tld: String,
     /// The identified language, when identification ran and was reliable.
     pub language: Option<whatlang::Lang>,
-    /// The built-in MLP that scored the blocks (`None`: a model file given with `--model`).
-    pub model: Option<ModelLang>,
+    /// The language of the built-in MLP that scored the blocks, ISO 639-1 (`en`, `de`, `fr`,
+    /// `sv`; `None`: a model file given with `--model`).
+    pub model: Option<&'static str>,
     /// The valid blocks, scored, in document order.
     pub blocks: Vec<Block>,
     /// The elements whose text spans several of `blocks`: their first and last block
@@ -100,11 +100,11 @@ pub struct Document {
     pub regions: Vec<(u32, u32)>,
     /// What the page says of itself outside its blocks (title, structured data), which the
     /// combined model compares its blocks with.
-    pub page_text: classify::combined::PageText,
+    pub page_text: PageText,
     /// Blocks found by segmentation, valid or not.
     pub blocks_total: usize,
-    /// The decision that set the blocks' `bpv` (`--scorer`).
-    pub scorer: Scorer,
+    /// The name of the decision that set the blocks' `bpv` (`--scorer`).
+    pub scorer: &'static str,
     /// Blocks whose `bpv` is at most this are the document's content.
     pub threshold: f32,
     /// Document-level boilerplate figures at `threshold`.
@@ -113,8 +113,8 @@ pub struct Document {
     pub capped: Option<Cap>,
     /// Some bytes could not be decoded in the chosen charset.
     pub malformed: bool,
-    /// Where the charset came from (always set by [`analyze`]).
-    pub evidence: Option<decode::Evidence>,
+    /// Where the charset came from (always set by analysis).
+    pub evidence: Option<Evidence>,
     /// texrex's badness (text quality; 0 is best), `None` without profiles.
     pub badness: Option<f64>,
     /// Min-hash fingerprint of the content (`None` when shingling is off or there are fewer

@@ -30,10 +30,12 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::analyze;
+use crate::analyze::{Config, Page, StageTimes};
 use crate::classify::mlp::Confusion;
 use crate::classify::ngram::{Counts, NgramModel};
 use crate::classify::{Models, combined, gbt, markup, ngram};
-use crate::document::{self, Block, Config, Document, Meta, Page, StageTimes};
+use crate::document::{self, Block, Document, Meta};
 use crate::error::{Error, ErrorKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -452,8 +454,7 @@ pub fn analyze_pages(
                                         ..Default::default()
                                     },
                                 };
-                                document::analyze(page, models, cfg, &mut StageTimes::default())
-                                    .ok()
+                                analyze::analyze(page, models, cfg, &mut StageTimes::default()).ok()
                             });
                         out.push((i, r));
                     }
@@ -1301,7 +1302,7 @@ mod tests {
             meta: Meta::default(),
         };
         let cfg = Config::default();
-        let doc = document::analyze(page, &Models::builtin(), &cfg, &mut StageTimes::default());
+        let doc = analyze::analyze(page, &Models::builtin(), &cfg, &mut StageTimes::default());
         let docs = [doc.ok()];
         let words: Vec<f64> = blocks_of(&docs[0])
             .iter()

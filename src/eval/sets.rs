@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use super::{
     GoldPage, analyze_pages, jsonl_lines, list_sets, load_block_labels, load_set, page_block_labels,
 };
+use crate::analyze::Config;
 use crate::classify::Models;
-use crate::document::{Config, Document};
+use crate::document::Document;
 use crate::error::{Error, ErrorKind};
 
 /// Pages with the index of their set.

@@ -11,10 +11,10 @@ use std::sync::LazyLock;
 use unicode_general_category::{GeneralCategory as Gc, get_general_category};
 
 use super::{cleanse, entities};
-use crate::html::{Container, Doctype, RawBlock};
+use crate::document::Doctype;
+use crate::html::{Container, RawBlock};
 
-/// Number of texrex features.
-pub const N_FEATURES: usize = 37;
+pub use crate::document::{Features, N_FEATURES};
 
 /// The feature names, in order (from texrex's ARFF files).
 pub const FEATURE_NAMES: [&str; N_FEATURES] = [
@@ -63,9 +63,6 @@ const TEXT_CLAMP: f64 = 1000.0;
 const SENTENCE_CLAMP: f64 = 10.0;
 const SENTENCE_LENGTH_CLAMP: f64 = 100.0;
 const SKIPPED_CLAMP: f64 = 20.0;
-
-/// A feature vector.
-pub type Features = [f64; N_FEATURES];
 
 /// Block text after the second pass, with the counts it produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

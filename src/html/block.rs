@@ -1,8 +1,8 @@
 //! A block as the segmenter leaves it ([`RawBlock`], [`Container`]), and how bytes are
 //! appended to its shown text: collapsed, or verbatim for preformatted text.
 
-use super::kind::Kind;
 use super::mark;
+use crate::document::Kind;
 
 /// The break tag that opened a block (texrex's container types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -85,7 +85,7 @@ pub struct RawBlock {
     /// Text bytes inside `<a>` elements (whitespace collapsed, entities undecoded).
     pub link_bytes: u32,
     /// Words that start inside `<a>` elements: whitespace-separated, as texrex's collapsed
-    /// text has them (`document::analyze` counts them again, by [`crate::words`], in a block
+    /// text has them (`analyze::analyze` counts them again, by [`crate::words`], in a block
     /// with characters of a script written without spaces, from
     /// [`Segmentation::link_spans`](super::Segmentation::link_spans)).
     pub link_words: u32,
@@ -105,7 +105,7 @@ pub struct RawBlock {
     pub depth: u16,
     /// The [`markup_token`](super::markup_token)s of the `class` and `id` values of the
     /// elements around its first text (at most `MAX_BLOCK_TOKENS`, the innermost elements'
-    /// first), sorted, distinct. `document::analyze` moves them into its blocks.
+    /// first), sorted, distinct. `analyze::analyze` moves them into its blocks.
     pub markup: Vec<u32>,
 }
 

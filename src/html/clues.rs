@@ -1,6 +1,6 @@
 //! Clues to a page's metadata in its markup, gathered while segmenting: `<meta>` values,
 //! `<link rel=canonical>`, `<html lang>`, the dates of `<time>` and `itemprop` elements, and
-//! the text of elements that name an author or a date. [`crate::document::metadata`] reads
+//! the text of elements that name an author or a date. [`crate::analyze::metadata`] reads
 //! them.
 
 use super::markup::split_markup;

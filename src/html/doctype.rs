@@ -1,32 +1,7 @@
 //! The document type by texrex's patterns over the part of a page before `<body>`.
 
+use crate::document::Doctype;
 use memchr::{memchr, memmem};
-
-/// Document type found in the part before `<body>` (texrex's regexes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Doctype {
-    /// None of texrex's patterns matched.
-    #[default]
-    Unknown,
-    /// XHTML 1.
-    Xhtml,
-    /// HTML 4.
-    Html4,
-    /// HTML5 (`<!doctype html>`).
-    Html5,
-}
-
-impl Doctype {
-    /// Name as written in `sourcedoctype`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Doctype::Unknown => "UNKNOWN",
-            Doctype::Xhtml => "XHTML",
-            Doctype::Html4 => "HTML4",
-            Doctype::Html5 => "HTML5",
-        }
-    }
-}
 
 /// The document type by texrex's patterns, the first that matches anywhere in the header:
 /// `<!doctype.*xhtml 1.*>`, `<!doctype.*html 4.*>`, `<!doctype +html *>` (ASCII case

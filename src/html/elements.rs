@@ -6,10 +6,11 @@
 
 use super::clues::{self, Clue};
 use super::cue::{attr_cues, tag_cues};
-use super::kind::{self, Kind};
+use super::kind;
 use super::scan::{attributes, collapse};
-use super::segmenter::{Cap, NO_TABLE, NO_TEXT, Open, Stripper, Syntax};
+use super::segmenter::{NO_TABLE, NO_TEXT, Open, Stripper, Syntax};
 use super::tags::set;
+use crate::document::{Cap, Kind};
 
 /// Elements an implied end tag is not searched beyond (HTML5's scope boundaries, roughly), as
 /// [`name_key`]s.
@@ -266,8 +267,9 @@ impl Stripper<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::document::Kind;
     use crate::html::segmenter::tests::blocks;
-    use crate::html::{Kind, Limits, Syntax, raw_text, segment};
+    use crate::html::{Limits, Syntax, raw_text, segment};
 
     #[test]
     fn blocks_know_their_kind() {

@@ -109,7 +109,8 @@ impl Stripper<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::html::{ClueKind, Doctype, Limits, Syntax, raw_text, segment};
+    use crate::document::Doctype;
+    use crate::html::{ClueKind, Limits, Syntax, raw_text, segment};
 
     #[test]
     fn head_meta_and_doctype() {

@@ -62,11 +62,9 @@ mod tokenizer;
 
 pub use block::{Container, NEAR, RawBlock};
 pub use clues::{Clue, ClueKind, Clues};
-pub use doctype::Doctype;
-pub use kind::Kind;
 pub use markup::{markup_token, markup_words};
 pub use raw::{raw_text, raw_text_lines};
 pub use scan::{attributes, parse_attributes};
 pub(crate) use scan::{find_end_tag, find_tag_end, is_html_ws};
-pub use segmenter::{Anchor, Cap, HeadMeta, Limits, Segmentation, Syntax, segment, segment_lines};
+pub use segmenter::{Anchor, HeadMeta, Limits, Segmentation, Syntax, segment, segment_lines};
 pub(crate) use tags::{RAW_TEXT, VOID};

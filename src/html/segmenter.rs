@@ -8,10 +8,12 @@ use std::ops::ControlFlow::{self, Break, Continue};
 
 use memchr::memchr;
 
+use crate::document::{Cap, Doctype};
+
 use super::block::{Container, RawBlock};
 use super::clues::Clues;
 use super::cue::ClassCues;
-use super::doctype::{Doctype, detect_doctype};
+use super::doctype::detect_doctype;
 use super::kind;
 use super::tags::{set, tag_sets};
 
@@ -22,28 +24,6 @@ pub struct Anchor {
     pub block: usize,
     /// Where its attributes are in the input: from after its name to its `>`.
     pub attrs: (usize, usize),
-}
-
-/// Why segmentation stopped early.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cap {
-    /// More open elements than [`Limits::max_depth`].
-    Depth,
-    /// More blocks than [`Limits::max_blocks`].
-    Blocks,
-    /// More work than [`Limits::max_work`].
-    Work,
-}
-
-impl Cap {
-    /// The cap's name in the statistics (`capped`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Cap::Depth => "depth",
-            Cap::Blocks => "blocks",
-            Cap::Work => "work",
-        }
-    }
 }
 
 /// How tags are recognised.

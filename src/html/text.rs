@@ -6,11 +6,11 @@
 use super::block::{NEAR, is_ws, push_collapsed, push_verbatim};
 use super::clues;
 use super::cue;
-use super::kind::Kind;
 use super::mark;
 use super::markup::MAX_BLOCK_TOKENS;
 use super::scan::{attributes, collapse};
 use super::segmenter::{State, Stripper, Syntax};
+use crate::document::Kind;
 
 impl Stripper<'_> {
     /// Write text the page shows (`bytes`, in the text state only) into the current block:

@@ -28,7 +28,7 @@ pub const MAX_BLOCKS: usize = 20_000;
 /// their `bpv` is at most 0.5 (a detector that did not run keeps nothing: the combined model
 /// runs only when it decides).
 pub fn keeps(decision: &Decision, doc: &Document, b: &Block) -> bool {
-    if decision.name == doc.scorer.name() {
+    if decision.name == doc.scorer {
         doc.is_content(b)
     } else {
         (decision.bpv)(b) <= 0.5
@@ -210,7 +210,7 @@ pub fn page(doc: &Document, gold: Option<&str>, model: Option<&combined::Model>)
     for d in registry::decisions() {
         out.push_str("<option value=\"");
         out.push_str(d.name);
-        out.push_str(if d.name == doc.scorer.name() {
+        out.push_str(if d.name == doc.scorer {
             "\" selected>"
         } else {
             "\">"

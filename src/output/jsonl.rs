@@ -16,8 +16,9 @@
 
 use serde::Serialize;
 
+use crate::analyze::DupBlocks;
 use crate::classify::quality;
-use crate::document::{Document, DupBlocks, language_code};
+use crate::document::{Document, language_code};
 use crate::output::xml::bpc;
 
 #[derive(Serialize)]

@@ -7,8 +7,9 @@
 //! (`[text](url)`, unless left out) from the page's inline markup, and its line breaks as hard
 //! breaks. Text is escaped so that a CommonMark parser gives it back as it is.
 
+use crate::document::Kind;
 use crate::document::{Block, Document};
-use crate::html::{Kind, mark};
+use crate::html::mark;
 
 /// At most this many columns in a table; the text of cells further right goes to the last.
 const MAX_COLUMNS: usize = 64;
@@ -510,7 +511,7 @@ mod tests {
 
     fn doc(html: &str) -> Document {
         let ex = crate::Extractor::new(&crate::Options {
-            config: crate::document::Config {
+            config: crate::analyze::Config {
                 threshold: Some(1.0),
                 ..Default::default()
             },

@@ -14,10 +14,11 @@ pub use number::format_general;
 
 use std::sync::LazyLock;
 
-use crate::classify::Block;
-use crate::classify::detector::{self, Column, Shown};
+use crate::classify::detector::{Column, Shown};
 use crate::classify::registry;
-use crate::html::Kind;
+use crate::document;
+use crate::document::Block;
+use crate::document::Kind;
 use number::write_general;
 
 /// One scorer's result for a block, as the writers print it.
@@ -80,7 +81,7 @@ pub fn block_scores(b: &Block) -> impl Iterator<Item = (&'static str, Score)> + 
 }
 
 /// The columns the writers print, found once.
-static SHOWN: LazyLock<Vec<(&Column, detector::Cols, usize)>> =
+static SHOWN: LazyLock<Vec<(&Column, document::Cols, usize)>> =
     LazyLock::new(|| registry::shown_columns().collect());
 
 /// The names of every score [`block_scores`] may give, in its order.
@@ -107,7 +108,7 @@ pub fn kind_fields(kind: Kind) -> impl Iterator<Item = (&'static str, Score)> {
 #[cfg(test)]
 mod tests {
     use super::{jsonl, xml};
-    use crate::document::DupBlocks;
+    use crate::analyze::DupBlocks;
 
     /// `process` renders a document on a worker before its writer knows whether it is a
     /// duplicate, and inserts the mark where the renderer says: that must give the bytes the

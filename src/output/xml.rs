@@ -23,9 +23,10 @@
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::number::{format_general, write_general};
-pub use crate::classify::block::bpc;
+use crate::analyze::DupBlocks;
 use crate::classify::quality;
-use crate::document::{Document, DupBlocks, language_code};
+pub use crate::document::bpc;
+use crate::document::{Document, language_code};
 use std::io::Write;
 
 /// Which of the two line formats.

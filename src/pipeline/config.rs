@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::dups::ExactDups;
 use super::progress::Progress;
+use crate::analyze::Config;
 use crate::digest::hex;
-use crate::document::Config;
 use crate::warc::{Location, Retry};
 
 /// The default cap on a record's block, in bytes (`--max-payload`).
@@ -107,7 +107,7 @@ pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document;
+    use crate::analyze;
 
     fn settings() -> RunConfig {
         RunConfig {
@@ -149,12 +149,12 @@ mod tests {
             |c| c.doc.limits.max_blocks += 1,
             |c| c.doc.limits.max_work += 1,
             |c| c.doc.syntax = crate::html::Syntax::Texrex,
-            |c| c.doc.filter = Some(document::DocFilter::default()),
+            |c| c.doc.filter = Some(analyze::DocFilter::default()),
             |c| c.doc.max_badness = Some(30.0),
             |c| c.doc.min_length += 1,
             |c| c.doc.shingles = !c.doc.shingles,
             |c| c.doc.links = !c.doc.links,
-            |c| c.doc.dup_blocks = document::DupBlocks::Drop,
+            |c| c.doc.dup_blocks = analyze::DupBlocks::Drop,
             |c| c.doc.markdown = Some(true),
             |c| c.doc.mask.email = true,
             |c| c.doc.mask.uri = true,

@@ -5,7 +5,9 @@
 //! crawlers store pages) that is HTML by its `Content-Type` (or, without one, by its first
 //! bytes) and not binary. Otherwise its [`Fate`] says why not: a `revisit` record has its own.
 
-use crate::document::{Meta, Page};
+use crate::document::Meta;
+
+use crate::analyze::Page;
 use crate::fate::Fate;
 use crate::warc::{Record, http};
 
@@ -14,7 +16,7 @@ fn is_html_mime(m: &str) -> bool {
     matches!(m, "text/html" | "application/xhtml+xml")
 }
 
-/// A record's HTML page, ready for [`crate::document::analyze`], or the record's fate when it has
+/// A record's HTML page, ready for [`crate::analyze::analyze`], or the record's fate when it has
 /// none: not a response, an HTTP error, not HTML, binary, or a payload that cannot be
 /// decoded. A payload the server compressed is inflated into `decoded`.
 pub fn record_page<'r>(

@@ -15,7 +15,7 @@ use super::config::Input;
 use super::dups::{ExactDups, first_with_text};
 use super::reader::not_a_warc;
 use super::worker::{Done, Figures, RecordDone};
-use crate::document::StageTimes;
+use crate::analyze::StageTimes;
 use crate::fate::Fate;
 use crate::output::stats::FileStats;
 

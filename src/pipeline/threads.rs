@@ -13,8 +13,9 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use super::config::Input;
 use super::reader::{Job, reader};
 use super::worker::{Done, Work, worker};
+use crate::analyze::Config;
 use crate::classify::Models;
-use crate::document::{Config, Document};
+use crate::document::Document;
 use crate::warc::Retry;
 
 /// What the threads of a run need.

@@ -1,5 +1,5 @@
 //! The worker threads: each turns a batch of [`Job`]s into a batch of [`Done`]s. A record is
-//! selected ([`super::select`]) and analysed ([`crate::document::analyze`]), and its document
+//! selected ([`super::select`]) and analysed ([`crate::analyze::analyze`]), and its document
 //! made into what the consumer takes ([`Work::make`]: rendered in every format for the file
 //! writer, the document itself for the documents iterator). A panic on a record becomes its
 //! fate (`error.panic`).
@@ -13,8 +13,10 @@ use crossbeam_channel::{Receiver, Sender};
 use super::config::Input;
 use super::reader::Job;
 use super::select::record_page;
+use crate::analyze;
+use crate::analyze::{Config, StageTimes};
 use crate::classify::{Models, quality};
-use crate::document::{self, Config, Document, StageTimes};
+use crate::document::Document;
 use crate::fate::Fate;
 use crate::warc::Record;
 
@@ -80,7 +82,7 @@ pub(super) struct Figures {
     pub links: u64,
     /// The charset the page was decoded from (`sourcecharset`).
     pub charset: String,
-    /// How the charset was found ([`crate::decode::Evidence::name`]).
+    /// How the charset was found ([`crate::document::Evidence::name`]).
     pub evidence: &'static str,
     /// The page has bytes that are malformed in its charset.
     pub malformed: bool,
@@ -104,10 +106,10 @@ impl Figures {
             charset: doc.source_charset.clone(),
             evidence: doc
                 .evidence
-                .map_or("detected", crate::decode::Evidence::name),
+                .map_or("detected", crate::document::Evidence::name),
             malformed: doc.malformed,
             language: crate::document::language_code(doc.language),
-            model: doc.model.map_or("custom", |m| m.code()),
+            model: doc.model.unwrap_or("custom"),
         }
     }
 }
@@ -140,7 +142,7 @@ pub(super) fn worker<D, M: Fn(Document) -> D>(
 /// Why a record gives no document: its fate, and the cap that stopped its segmentation.
 struct Rejected {
     fate: Fate,
-    capped: Option<crate::html::Cap>,
+    capped: Option<crate::document::Cap>,
 }
 
 impl From<Fate> for Rejected {
@@ -149,12 +151,12 @@ impl From<Fate> for Rejected {
     }
 }
 
-impl From<document::Skip> for Rejected {
-    fn from(s: document::Skip) -> Rejected {
+impl From<analyze::Skip> for Rejected {
+    fn from(s: analyze::Skip) -> Rejected {
         Rejected {
             fate: s.fate(),
             capped: match s {
-                document::Skip::Capped(c) => Some(c),
+                analyze::Skip::Capped(c) => Some(c),
                 _ => None,
             },
         }
@@ -184,7 +186,7 @@ impl<D, M: Fn(Document) -> D> Work<M> {
         }));
         let (fate, capped, doc) = match res {
             Ok(Ok((capped, doc))) => (Fate::Written, capped, Some(doc)),
-            Ok(Err(r)) => (r.fate, r.capped.map(crate::html::Cap::name), None),
+            Ok(Err(r)) => (r.fate, r.capped.map(crate::document::Cap::name), None),
             Err(_) => (Fate::Panic, None, None),
         };
         Done::Record(RecordDone {
@@ -208,10 +210,10 @@ impl<D, M: Fn(Document) -> D> Work<M> {
     ) -> Result<(Option<&'static str>, DocDone<D>), Rejected> {
         let mut decoded = Vec::new();
         let page = record_page(r, arcfile, self.max_payload, &mut decoded)?;
-        let doc = document::analyze(page, &self.models, &self.cfg, times)?;
+        let doc = analyze::analyze(page, &self.models, &self.cfg, times)?;
         let t = Instant::now();
         let figures = Figures::of(&doc);
-        let capped = doc.capped.map(crate::html::Cap::name);
+        let capped = doc.capped.map(crate::document::Cap::name);
         let doc = (self.make)(doc);
         times.write += t.elapsed().as_nanos() as u64;
         Ok((capped, DocDone { figures, doc }))

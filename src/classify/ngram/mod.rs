@@ -6,6 +6,7 @@ mod model;
 
 pub use model::*;
 
+use crate::document;
 use super::detector::{self, Column, Cut, Decision, ModelFile, Shown};
 use super::{Block, ModelError, binary, registry};
 
@@ -25,7 +26,7 @@ pub const COLUMNS: &[Column] = &[Column {
 }];
 
 /// Its columns in the table.
-const AT: detector::Cols = registry::cols(NAME);
+const AT: document::Cols = registry::cols(NAME);
 
 /// Its decision.
 pub const DECISION: Decision = Decision {

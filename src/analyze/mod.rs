@@ -1,5 +1,7 @@
-//! The analysis run: decode → segment → second pass → features → language → score →
-//! document-level figures, from a record's bytes to a [`Document`] ([`analyze`]).
+//! The analysis of a page: decode → segment → second pass → features → language → score →
+//! document-level figures, from a record's bytes to a [`Document`] ([`analyze`]). Its settings
+//! are [`Config`] (`config.rs`); the text of a block as it is shown is in `text.rs`; the
+//! page's metadata is found by [`metadata`].
 
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
@@ -12,15 +14,21 @@ use crate::classify::detector::{self, Cut, Favor};
 use crate::classify::registry;
 use crate::classify::{self, Models, Scorer, boilerpipe};
 use crate::decode;
+use crate::document::{
+    Block, Cap, DocFigures, Document, Link, LinkRelation, Meta, Metadata, PageText, doc_id,
+    host_and_tld, page_text,
+};
 use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
-use crate::html::{self, Cap};
+use crate::html;
 use crate::shingle;
 
-use super::text::{into_output_text, is_plain, output_text, shown_text, shown_text_marked};
-use super::{
-    Block, Config, DocFigures, DocFilter, Document, DupBlocks, Link, LinkRelation, Meta, Metadata,
-    doc_id, host_and_tld, metadata,
-};
+mod config;
+pub mod metadata;
+mod text;
+
+pub use config::{Config, DocFilter, DupBlocks, Mask};
+use text::{into_output_text, is_plain, shown_text_marked};
+pub use text::{output_text, shown_text};
 
 /// Split a page file into its header (ARC line and/or HTTP head, if any) and the HTML.
 /// Returns the payload offset and the HTTP charset.
@@ -206,12 +214,12 @@ pub fn analyze(
         host,
         tld,
         language,
-        model: models.mlp(language).0,
+        model: models.mlp(language).0.map(|m| m.code()),
         regions,
         page_text: head.page_text,
         blocks_total,
         blocks,
-        scorer: models.scorer,
+        scorer: models.scorer.name(),
         threshold,
         figures,
         capped: seg.capped,
@@ -299,7 +307,7 @@ fn make_blocks(
         if raw.link_bytes > 0
             && let Some(n) = unit_link_words(raw, spans_of(&seg.link_spans, idx), decoded, dec)
         {
-            b.stats = boilerpipe::Stats::of(&b.cleansed, n);
+            b.stats = boilerpipe::stats(&b.cleansed, n);
         }
         b.markup = std::mem::take(markup);
         b.paragraph_start = std::mem::take(&mut paragraph_start);
@@ -343,7 +351,7 @@ fn make_block(
         features: *features,
         bpv: 0.0,
         scores: Default::default(),
-        stats: boilerpipe::Stats::of(&cleansed, raw.link_words),
+        stats: boilerpipe::stats(&cleansed, raw.link_words),
         cues: raw.cues,
         near_cues: raw.near_cues,
         link_bytes: raw.link_bytes,
@@ -429,7 +437,7 @@ fn link(href: &[u8], dec: &mut Decoder) -> String {
 struct Head {
     keywords: Option<String>,
     metadata: Metadata,
-    page_text: classify::combined::PageText,
+    page_text: PageText,
 }
 
 /// Read a page's title, description, keywords, `og:` tags, JSON-LD and metadata clues.
@@ -451,7 +459,7 @@ fn read_head(seg: &html::Segmentation, blocks: &[Block], meta: &Meta, dec: &mut 
         .iter()
         .filter_map(|s| serde_json::from_str(dec.text(s).trim()).ok())
         .collect();
-    let mut evidence = metadata::Evidence {
+    let mut sources = metadata::Sources {
         json_ld: &json_ld,
         title: title.as_deref(),
         description: description.as_deref(),
@@ -460,12 +468,12 @@ fn read_head(seg: &html::Segmentation, blocks: &[Block], meta: &Meta, dec: &mut 
         record_date: meta.warc_date.as_deref().or(meta.http_date.as_deref()),
         ..Default::default()
     };
-    evidence.read_clues(&seg.clues, |b| output_text(&tx::unescape(&dec.text(b))));
-    let metadata = metadata::find(&evidence);
+    sources.read_clues(&seg.clues, |b| output_text(&tx::unescape(&dec.text(b))));
+    let metadata = metadata::find(&sources);
     let mut page_text = structured_text(&json_ld);
     page_text.title = og_title.or(title).unwrap_or_default();
     if let Some(t) = &og_type {
-        page_text.kinds |= classify::combined::page_kind::of(t);
+        page_text.kinds |= page_text::page_kind::of(t);
     }
     if let Some(d) = &description {
         page_text.description.push_str(d);
@@ -547,8 +555,8 @@ pub fn expected_f_threshold(blocks: impl Iterator<Item = (f32, u32)>, beta: f64)
 /// strings under `articleBody`, `text` and `reviewBody` keys, those under `description` keys,
 /// and the kinds of the `@type`s, anywhere in the data. Scripts that do not parse are
 /// ignored.
-pub fn structured_text(json_ld: &[serde_json::Value]) -> classify::combined::PageText {
-    fn walk(v: &serde_json::Value, out: &mut classify::combined::PageText) {
+pub fn structured_text(json_ld: &[serde_json::Value]) -> PageText {
+    fn walk(v: &serde_json::Value, out: &mut PageText) {
         match v {
             serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
             serde_json::Value::Object(o) => {
@@ -562,7 +570,7 @@ pub fn structured_text(json_ld: &[serde_json::Value]) -> classify::combined::Pag
                             _ => Vec::new(),
                         };
                         for name in names {
-                            out.kinds |= classify::combined::page_kind::of(name);
+                            out.kinds |= page_text::page_kind::of(name);
                         }
                         continue;
                     }
@@ -583,7 +591,7 @@ pub fn structured_text(json_ld: &[serde_json::Value]) -> classify::combined::Pag
             _ => {}
         }
     }
-    let mut out = classify::combined::PageText::default();
+    let mut out = PageText::default();
     for v in json_ld {
         walk(v, &mut out);
     }
@@ -740,8 +748,8 @@ fn passes(f: &DocFigures, t: &DocFilter) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::Mask;
     use super::*;
-    use crate::document::Mask;
 
     fn f1_threshold(blocks: impl Iterator<Item = (f32, u32)>) -> f32 {
         expected_f_threshold(blocks, 1.0)
@@ -880,7 +888,7 @@ mod tests {
             models.set_scorer(Scorer::named(d.name).unwrap());
             let cfg = Config::default();
             let doc = analyze(page, &models, &cfg, &mut StageTimes::default()).unwrap();
-            assert_eq!(doc.scorer.name(), d.name);
+            assert_eq!(doc.scorer, d.name);
             for b in &doc.blocks {
                 assert_eq!(b.bpv, (d.bpv)(b), "{}", d.name);
                 assert!((-1.0..=1.0).contains(&b.bpv), "{}: {}", d.name, b.bpv);

@@ -1,10 +1,13 @@
 //! The block every detector scores: its text in the forms the writers and the scorers read,
 //! its features and cues, and its score table.
 
-use super::boilerpipe;
-use super::detector::Scores;
-use crate::features::texrex::Features;
-use crate::html;
+use super::{Kind, Scores};
+
+/// Number of texrex's block features.
+pub const N_FEATURES: usize = 37;
+
+/// texrex's block features in texrex's order (`cowrex features --texrex` prints them by name).
+pub type Features = [f64; N_FEATURES];
 
 /// texrex's boilerplate class (`bpc`) of a `bpv`: `a` + round(10·bpv) with round-half-to-even
 /// (texrex's FPC `Round`), `a` for bpv ≤ 0: `a` (0) to `k` (1) in steps of 0.1.
@@ -23,20 +26,20 @@ pub struct Block {
     pub idx: usize,
     /// The text as the page shows it: entities decoded once, whitespace collapsed except in
     /// preformatted text, a line break for each `<br>`, soft hyphens and zero-width spaces
-    /// removed, trimmed, NFC ([`crate::document::shown_text`]). What every output writes.
+    /// removed, trimmed, NFC ([`crate::analyze::shown_text`]). What every output writes.
     pub text: String,
     /// The text with the segmenter's [`html::mark`]s of emphasis, code and links, when it has
-    /// any and [`crate::document::Config::marks`] asks for them (what
+    /// any and [`crate::analyze::Config::marks`] asks for them (what
     /// [`crate::output::markdown`] writes from).
     pub marked: Option<String>,
     /// The targets of its links (`href`s, entities decoded), in the order of their marks.
     pub links: Vec<String>,
-    /// texrex's second-pass text ([`crate::document::output_text`] of texrex's second pass:
+    /// texrex's second-pass text ([`crate::analyze::output_text`] of texrex's second pass:
     /// entities decoded twice, tags, e-mail addresses, URIs and hashtags masked, whitespace
     /// collapsed): what the scorers read and were trained on.
     pub cleansed: String,
-    /// What it is: heading, paragraph, list item, table cell, … ([`html::Kind`]).
-    pub kind: html::Kind,
+    /// What it is: heading, paragraph, list item, table cell, … ([`Kind`]).
+    pub kind: Kind,
     /// texrex's 37 block features in texrex's order (`cowrex features --texrex` prints them),
     /// the MLP's inputs.
     pub features: Features,
@@ -47,7 +50,7 @@ pub struct Block {
     pub scores: Scores,
     /// Its words, link words and text density (boilerpipe's features, which the detectors and
     /// the expected-F1 threshold count with).
-    pub stats: boilerpipe::Stats,
+    pub stats: WordStats,
     /// Structural cues ([`html::cue`] bits).
     pub cues: u32,
     /// Those of its innermost elements alone ([`html::RawBlock::near_cues`]).
@@ -75,5 +78,30 @@ impl Block {
     /// texrex's boilerplate class of its `bpv` ([`bpc`]).
     pub fn bpc(&self) -> char {
         bpc(self.bpv)
+    }
+}
+
+/// A block's words, link words and text density: boilerpipe's shallow text features
+/// (`crate::classify::boilerpipe::stats`), which the detectors and the expected-F1 threshold
+/// count with.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct WordStats {
+    /// Words ([`crate::words::words`]).
+    pub words: u32,
+    /// Of those, the words inside links.
+    pub link_words: u32,
+    /// Words per line wrapped at 80 columns (`crate::classify::boilerpipe::WRAP`), the last
+    /// line left out unless it is the only one.
+    pub text_density: f64,
+}
+
+impl WordStats {
+    /// Share of the words inside links (0 for an empty block).
+    pub fn link_density(&self) -> f64 {
+        if self.words == 0 {
+            0.0
+        } else {
+            self.link_words as f64 / self.words as f64
+        }
     }
 }
