@@ -109,6 +109,12 @@ def api(ref, out):
     where = pathlib.Path(cowrex.__file__).resolve()
     if REPO / "python" in where.parents:
         fail(f"cowrex is imported from the repository ({where}), not from the wheel")
+    # The licence is in the wheel's metadata.
+    import importlib.metadata
+    meta = importlib.metadata.metadata("cowrex")
+    licence = meta.get("License-Expression") or meta.get("License")
+    if licence != "MIT OR Apache-2.0":
+        fail(f"the wheel's metadata says licence {licence!r}, not MIT OR Apache-2.0")
     # extract: the text of `cowrex extract` (the blocks and scores of --format tsv).
     ja = cowrex.extract(PAGES[0].read_bytes(), url="https://example.org/ja")
     tsv = (ref / "extract" / "stdout").read_text().splitlines()

@@ -30,3 +30,25 @@ fn build_script_watches_the_files_it_compiles_in() {
         );
     }
 }
+
+/// The code's licence (MIT OR Apache-2.0) is in every package's metadata, and its texts are
+/// in the repository.
+#[test]
+fn every_package_says_its_licence() {
+    for file in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        assert!(common::root().join(file).is_file(), "{file} is missing");
+    }
+    for manifest in [
+        "Cargo.toml",
+        "cli/Cargo.toml",
+        "python/Cargo.toml",
+        "fuzz/Cargo.toml",
+        "python/pyproject.toml",
+    ] {
+        let text = std::fs::read_to_string(common::root().join(manifest)).unwrap();
+        assert!(
+            text.lines().any(|l| l == r#"license = "MIT OR Apache-2.0""#),
+            "{manifest} does not say `license = \"MIT OR Apache-2.0\"`"
+        );
+    }
+}
