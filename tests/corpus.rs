@@ -642,6 +642,7 @@ fn detection_follows_jaccard_similarity() {
             threads: 2,
             tmp_dir: dir.to_path_buf(),
             previous: HashSet::new(),
+            stop: cowrex::stop::Stop::new(),
         };
         let mut out = Vec::new();
         dedup::dedup(std::slice::from_ref(&input), &cfg, &mut out, &mut |_| {}).unwrap();

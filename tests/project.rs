@@ -47,7 +47,8 @@ fn every_package_says_its_licence() {
     ] {
         let text = std::fs::read_to_string(common::root().join(manifest)).unwrap();
         assert!(
-            text.lines().any(|l| l == r#"license = "MIT OR Apache-2.0""#),
+            text.lines()
+                .any(|l| l == r#"license = "MIT OR Apache-2.0""#),
             "{manifest} does not say `license = \"MIT OR Apache-2.0\"`"
         );
     }

@@ -11,6 +11,7 @@ use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error, ErrorKi
 use cowrex::output::filter::{Filter, FilterStats};
 use cowrex::pipeline;
 use cowrex::shingle::dedup::{self, DedupConfig};
+use cowrex::stop::Stop;
 
 #[derive(Args)]
 pub(super) struct DedupArgs {
@@ -151,7 +152,8 @@ pub(super) fn expand(
 }
 
 pub(super) fn dedup(a: DedupArgs) -> CliResult {
-    crate::signals::install()?;
+    let stop = Stop::new();
+    let _signals = crate::signals::install(&stop)?;
     let inputs = expand(
         &a.inputs,
         |n| n.ends_with(".shingles.gz") || n.ends_with(".shingles"),
@@ -179,6 +181,7 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
         threads: super::threads_or_cores(a.threads),
         tmp_dir: a.tmp_dir.unwrap_or_else(|| dir.clone()),
         previous,
+        stop,
     };
     let started = Instant::now();
     let tmp = pipeline::tmp_path(&a.out);
@@ -225,7 +228,8 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
 }
 
 pub(super) fn filter(a: FilterArgs) -> CliResult {
-    crate::signals::install()?;
+    let stop = Stop::new();
+    let _signals = crate::signals::install(&stop)?;
     let mut blacklist = HashSet::new();
     for p in &a.blacklist {
         dedup::read_blacklist(p, &mut blacklist).map_err(|e| Error::input(p.display(), e))?;
@@ -260,6 +264,7 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
         blacklist,
         unique: !a.allow_repeated_ids,
         written: HashSet::new(),
+        stop,
     };
     let mut total = FilterStats::default();
     let mut failed = 0;

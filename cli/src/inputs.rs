@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use cowrex::error::Error;
 use cowrex::pipeline::{Input, manifest};
+use cowrex::stop::Stop;
 use cowrex::warc::{Location, Retry};
 
 /// What a run's arguments name.
@@ -49,7 +50,7 @@ fn is_warc_name(p: &Path) -> bool {
 }
 
 /// Resolve the arguments (`-` is standard input, spooled into `spool_dir`) and the manifest's
-/// share; s3:// prefixes are listed with `retry`. An input that cannot be read (or an s3://
+/// share; s3:// prefixes are listed with `retry` (a wait for a retry ends at `stop`). An input that cannot be read (or an s3://
 /// prefix that cannot be listed) is listed in [`Inputs::failed`]; `Err` when a directory or
 /// the manifest cannot be read, standard input cannot be spooled, or two inputs would write the
 /// same output files.
@@ -58,6 +59,7 @@ pub fn resolve(
     manifest: Option<ManifestShare>,
     spool_dir: &Path,
     retry: Retry,
+    stop: &Stop,
 ) -> Result<Inputs, Error> {
     let mut out = Inputs::default();
     for p in args {
@@ -73,7 +75,7 @@ pub fn resolve(
             });
             out.spooled = Some(tmp);
         } else if let Some(url) = p.to_str().filter(|s| manifest::is_s3(s)) {
-            s3_argument(url, retry, &mut out);
+            s3_argument(url, retry, stop, &mut out);
         } else if let Some(url) = p.to_str().filter(|s| manifest::is_url(s)) {
             match manifest::resolve(url, None) {
                 Ok(i) => out.inputs.push(i),
@@ -125,7 +127,7 @@ pub fn resolve(
 /// An s3:// argument: an object, or a prefix as a directory (its WARC objects, sorted). A URL
 /// ending in `/` (or naming only the bucket) is a prefix; one whose last part is not a WARC
 /// file's name is a prefix if it has WARC objects under `URL/`, else an object.
-fn s3_argument(url: &str, retry: Retry, out: &mut Inputs) {
+fn s3_argument(url: &str, retry: Retry, stop: &Stop, out: &mut Inputs) {
     let object = |out: &mut Inputs| match manifest::resolve(url, None) {
         Ok(i) => out.inputs.push(i),
         Err(e) => out.failed.push((url.to_string(), e.to_string())),
@@ -138,7 +140,7 @@ fn s3_argument(url: &str, retry: Retry, out: &mut Inputs) {
     } else {
         (format!("{url}/"), true)
     };
-    match list_warcs(&dir, retry) {
+    match list_warcs(&dir, retry, stop) {
         Ok(urls) if urls.is_empty() && maybe_object => object(out),
         Err(_) if maybe_object => object(out),
         Ok(urls) => {
@@ -159,8 +161,8 @@ fn s3_argument(url: &str, retry: Retry, out: &mut Inputs) {
 
 /// The WARC objects directly under an s3:// prefix.
 #[cfg(feature = "s3")]
-fn list_warcs(dir: &str, retry: Retry) -> Result<Vec<String>, Error> {
-    let urls = cowrex::warc::s3::list_dir(dir, retry)?;
+fn list_warcs(dir: &str, retry: Retry, stop: &Stop) -> Result<Vec<String>, Error> {
+    let urls = cowrex::warc::s3::list_dir(dir, retry, stop)?;
     Ok(urls
         .into_iter()
         .filter(|u| is_warc_name(Path::new(u)))
@@ -168,7 +170,7 @@ fn list_warcs(dir: &str, retry: Retry) -> Result<Vec<String>, Error> {
 }
 
 #[cfg(not(feature = "s3"))]
-fn list_warcs(dir: &str, _: Retry) -> Result<Vec<String>, Error> {
+fn list_warcs(dir: &str, _: Retry, _: &Stop) -> Result<Vec<String>, Error> {
     Err(Error::new(
         cowrex::error::ErrorKind::Input,
         format!("cannot list {dir}: this cowrex was built without the `s3` feature"),
@@ -200,7 +202,7 @@ mod tests {
             dir.join("empty"),
             dir.join("missing.warc.gz"),
         ];
-        let r = resolve(&args, None, &dir, Retry::default()).unwrap();
+        let r = resolve(&args, None, &dir, Retry::default(), &Stop::new()).unwrap();
         let stems: Vec<&str> = r.inputs.iter().map(|i| i.stem.as_str()).collect();
         assert_eq!(
             stems,
@@ -214,7 +216,7 @@ mod tests {
         // The same file twice would write the same outputs.
         let twice = [dir.join("d/a.warc"), dir.join("d/a.warc")];
         assert!(
-            matches!(resolve(&twice, None, &dir, Retry::default()), Err(e) if e.kind() == cowrex::error::ErrorKind::Usage)
+            matches!(resolve(&twice, None, &dir, Retry::default(), &Stop::new()), Err(e) if e.kind() == cowrex::error::ErrorKind::Usage)
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

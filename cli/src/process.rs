@@ -11,6 +11,7 @@ use crate::inputs::{Inputs, ManifestShare};
 use cowrex::analyze::{Config, DupBlocks};
 use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
 use cowrex::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
+use cowrex::stop::Stop;
 use cowrex::warc::Retry;
 
 #[derive(Args)]
@@ -160,7 +161,8 @@ pub(super) enum ExactDupsArg {
 }
 
 pub(super) fn process(a: ProcessArgs) -> CliResult {
-    crate::signals::install()?;
+    let stop = Stop::new();
+    let _signals = crate::signals::install(&stop)?;
     let models = load_models(&a.model, a.scorer)?;
     super::create_out_dir(&a.out)?;
     let manifest = match &a.manifest {
@@ -180,14 +182,14 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
         mut failed,
         spooled,
         warnings,
-    } = crate::inputs::resolve(&a.inputs, manifest, &a.out, retry(&a)?)?;
+    } = crate::inputs::resolve(&a.inputs, manifest, &a.out, retry(&a)?, &stop)?;
     for w in &warnings {
         eprintln!("cowrex: warning: {w}");
     }
     for (_, e) in &failed {
         eprintln!("cowrex: {e}");
     }
-    let mut cfg = run_config(&a, inputs)?;
+    let mut cfg = run_config(&a, inputs, stop)?;
     let skipped = if a.force {
         0
     } else {
@@ -210,8 +212,8 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
     Ok(report(&summary, skipped, failed.len()))
 }
 
-/// The run's settings from `process`'s arguments, for `inputs`.
-fn run_config(a: &ProcessArgs, inputs: Vec<Input>) -> Result<RunConfig, Error> {
+/// The run's settings from `process`'s arguments, for `inputs`, stopped by `stop`.
+fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConfig, Error> {
     Ok(RunConfig {
         inputs,
         out_dir: a.out.clone(),
@@ -245,6 +247,7 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>) -> Result<RunConfig, Error> {
             ExactDupsArg::Keep => ExactDups::Keep,
         },
         retry: retry(a)?,
+        stop,
     })
 }
 

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use super::gz;
 use crate::shingle::ID_LEN;
+use crate::stop::Stop;
 
 /// What filtering one file did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,6 +48,8 @@ pub struct Filter {
     pub unique: bool,
     /// Ids written so far (across files).
     pub written: HashSet<[u8; ID_LEN]>,
+    /// The run's stop: a file stops with [`crate::stop::stopped`] once it is requested.
+    pub stop: Stop,
 }
 
 impl Filter {
@@ -101,7 +104,7 @@ impl Filter {
         let mut in_doc = false;
         for line in reader.split(b'\n') {
             let line = line?;
-            crate::stop::check()?;
+            self.stop.check()?;
             if jsonl {
                 if line.trim_ascii().is_empty() {
                     continue;

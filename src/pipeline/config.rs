@@ -10,6 +10,7 @@ use super::dups::ExactDups;
 use super::progress::Progress;
 use crate::analyze::Config;
 use crate::digest::hex;
+use crate::stop::Stop;
 use crate::warc::{Location, Retry};
 
 /// The default cap on a record's block, in bytes (`--max-payload`).
@@ -45,6 +46,10 @@ pub struct RunConfig {
     /// Retries of http(s) inputs.
     #[serde(skip)]
     pub retry: Retry,
+    /// The run's stop: once requested, the run drops the input it is in the middle of and
+    /// ends ([`crate::stop`]).
+    #[serde(skip)]
+    pub stop: Stop,
 }
 
 /// Corpus formats to write (at least one).
@@ -125,6 +130,7 @@ mod tests {
             },
             exact_dups: ExactDups::default(),
             retry: Retry::default(),
+            stop: Stop::new(),
         }
     }
 

@@ -92,6 +92,7 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
             threads: cfg.threads,
             max_payload: cfg.max_payload,
             retry: cfg.retry,
+            stop: cfg.stop.clone(),
         },
         move |d| render(&d, &doc, formats),
     );
@@ -106,14 +107,80 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
     let summary = tally.summary;
     Ok(Summary {
         elapsed: started.elapsed(),
-        interrupted: interrupted(&summary, cfg.inputs.len()),
+        interrupted: interrupted(&summary, cfg.inputs.len(), cfg.stop.requested()),
         ..summary
     })
 }
 
 /// Whether the run was stopped: an input was aborted, or a stop came between two inputs,
 /// which aborts none but leaves inputs unread.
-fn interrupted(summary: &Summary, inputs: usize) -> bool {
+fn interrupted(summary: &Summary, inputs: usize, stopped: bool) -> bool {
     let finished = summary.files_done + summary.files_failed.len();
-    summary.interrupted || (crate::stop::requested() && finished < inputs)
+    summary.interrupted || (stopped && finished < inputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::pipeline::stream::{StreamConfig, stream};
+    use crate::stop::Stop;
+
+    fn sample() -> Input {
+        Input::file(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sample.warc.gz"))
+    }
+
+    /// A stop belongs to its run: a process that stopped one run (a Python session, a
+    /// datatrove task) runs the next one to its end.
+    #[test]
+    fn a_stop_stops_its_run_and_no_other() {
+        let out = std::env::temp_dir().join(format!("cowrex-stop-{}", std::process::id()));
+        let models = Arc::new(Models::builtin());
+        let mut cfg = RunConfig {
+            inputs: vec![sample()],
+            out_dir: out.clone(),
+            threads: 2,
+            doc: Default::default(),
+            max_payload: MAX_PAYLOAD,
+            progress: Progress::Off,
+            compression: 1,
+            formats: Formats {
+                xml: true,
+                jsonl: false,
+                vrt: false,
+            },
+            exact_dups: ExactDups::default(),
+            retry: Default::default(),
+            stop: Stop::new(),
+        };
+        cfg.stop.request();
+        let stopped = run(&cfg, Arc::clone(&models)).unwrap();
+        assert!(stopped.interrupted);
+        assert_eq!((stopped.files_done, stopped.documents), (0, 0));
+        assert!(!out.join("sample.done.json").exists());
+        cfg.stop = Stop::new();
+        let next = run(&cfg, Arc::clone(&models)).unwrap();
+        assert!(!next.interrupted);
+        assert_eq!(next.files_done, 1);
+        assert!(next.documents > 1);
+        assert!(out.join("sample.done.json").exists());
+        std::fs::remove_dir_all(&out).unwrap();
+
+        // The same for streams: a stopped stream reads nothing more; the next one reads every
+        // document.
+        let stopped = StreamConfig::default();
+        let docs = stream(vec![sample()], Arc::clone(&models), &stopped);
+        docs.stop().request();
+        assert!(
+            stopped.stop.requested(),
+            "the stream's stop is its configuration's"
+        );
+        assert_eq!(
+            stream(vec![sample()], Arc::clone(&models), &stopped).count(),
+            0
+        );
+        let all = stream(vec![sample()], models, &StreamConfig::default()).count();
+        assert_eq!(all as u64, next.documents);
+    }
 }

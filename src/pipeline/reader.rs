@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crossbeam_channel::{Receiver, Sender};
 
 use super::config::Input;
-use crate::stop;
+use crate::stop::Stop;
 use crate::warc::{self, ReadItem, ReadOptions, Record, Retry, Source};
 
 /// Items per batch between the threads; less than the window, so a batch being filled never
@@ -43,12 +43,13 @@ pub(crate) fn reader(
     inputs: &[Input],
     max_payload: u64,
     retry: Retry,
+    stop: &Stop,
     tx: Sender<Vec<(u64, Job)>>,
     tokens: Receiver<()>,
 ) {
-    let mut out = Batcher::new(tx, tokens);
+    let mut out = Batcher::new(tx, tokens, stop.clone());
     for (i, input) in inputs.iter().enumerate() {
-        if stop::requested() || !out.send(Job::Start { file: i }) {
+        if stop.requested() || !out.send(Job::Start { file: i }) {
             return;
         }
         let end = read_input(input, i, max_payload, retry, &mut out);
@@ -62,9 +63,10 @@ pub(crate) fn reader(
 /// Send the items of input `i` and return the job that ends it: [`Job::End`] with its length
 /// and the error that stopped reading it, if any, or [`Job::Abort`] on a stop request.
 fn read_input(input: &Input, i: usize, max_payload: u64, retry: Retry, out: &mut Batcher) -> Job {
-    let src = Source::new(input.location.clone(), retry);
+    let stop = out.stop.clone();
+    let src = Source::new(input.location.clone(), retry, stop.clone());
     let result = warc::read(&src, ReadOptions { max_payload }, |item| {
-        !stop::requested()
+        !stop.requested()
             && out.send(match item {
                 ReadItem::Record(r) => Job::Record(Box::new(r), i),
                 ReadItem::TooLarge(r) => Job::TooLarge(Box::new(r)),
@@ -72,7 +74,7 @@ fn read_input(input: &Input, i: usize, max_payload: u64, retry: Retry, out: &mut
                 ReadItem::Skipped { reason, bytes } => Job::Skipped { reason, bytes },
             })
     });
-    if stop::requested() {
+    if stop.requested() {
         return Job::Abort;
     }
     match result {
@@ -93,13 +95,16 @@ struct Batcher {
     batch: Vec<(u64, Job)>,
     /// Bytes of the records in `batch`.
     bytes: usize,
+    /// The run's stop, which sends the batch at once.
+    stop: Stop,
 }
 
 impl Batcher {
-    fn new(tx: Sender<Vec<(u64, Job)>>, tokens: Receiver<()>) -> Batcher {
+    fn new(tx: Sender<Vec<(u64, Job)>>, tokens: Receiver<()>, stop: Stop) -> Batcher {
         Batcher {
             tx,
             tokens,
+            stop,
             seq: 0,
             batch: Vec::with_capacity(BATCH),
             bytes: 0,
@@ -121,7 +126,7 @@ impl Batcher {
         };
         self.batch.push((self.seq, job));
         self.seq += 1;
-        if flush || self.batch.len() >= BATCH || stop::requested() {
+        if flush || self.batch.len() >= BATCH || self.stop.requested() {
             self.bytes = 0;
             return self.tx.send(std::mem::take(&mut self.batch)).is_ok();
         }

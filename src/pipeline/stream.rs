@@ -17,6 +17,7 @@ use crate::classify::Models;
 use crate::document::Document;
 use crate::error::{Error, ErrorKind};
 use crate::output::stats::FileStats;
+use crate::stop::Stop;
 use crate::warc::Retry;
 
 /// Settings of a stream.
@@ -30,6 +31,9 @@ pub struct StreamConfig {
     pub max_payload: u64,
     /// Retries of http(s) inputs.
     pub retry: Retry,
+    /// The stream's stop: once requested, reading ends and the iterator ends after the
+    /// documents already read ([`crate::stop`]).
+    pub stop: Stop,
 }
 
 impl Default for StreamConfig {
@@ -39,6 +43,7 @@ impl Default for StreamConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_payload: MAX_PAYLOAD,
             retry: Retry::default(),
+            stop: Stop::new(),
         }
     }
 }
@@ -121,6 +126,7 @@ pub struct Documents {
     tally: Tally<Queue>,
     /// A file to remove when the stream is dropped (standard input spooled to disk).
     spooled: Option<PathBuf>,
+    stop: Stop,
 }
 
 /// Read `inputs` on a reader thread and analyse their HTML responses on `cfg.threads` worker
@@ -139,6 +145,7 @@ pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Do
             threads: cfg.threads,
             max_payload: cfg.max_payload,
             retry: cfg.retry,
+            stop: cfg.stop.clone(),
         },
         |d| d,
     );
@@ -151,6 +158,7 @@ pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Do
         running,
         tally: Tally::new(inputs, ExactDups::Mark, queue),
         spooled: None,
+        stop: cfg.stop.clone(),
     }
 }
 
@@ -162,6 +170,12 @@ impl Documents {
             s.add(current);
         }
         s
+    }
+
+    /// The stream's stop ([`StreamConfig::stop`]), for another thread to end the stream with:
+    /// once it is requested, the iterator ends after the documents already read.
+    pub fn stop(&self) -> Stop {
+        self.stop.clone()
     }
 
     /// Remove `path` when the stream is dropped.

@@ -16,6 +16,7 @@ use super::worker::{Done, Work, worker};
 use crate::analyze::Config;
 use crate::classify::Models;
 use crate::document::Document;
+use crate::stop::Stop;
 use crate::warc::Retry;
 
 /// What the threads of a run need.
@@ -32,6 +33,8 @@ pub(super) struct Setup {
     pub max_payload: u64,
     /// Retries of http(s) inputs.
     pub retry: Retry,
+    /// The run's stop.
+    pub stop: Stop,
 }
 
 /// The reader and the workers, running; their results in input order through [`Running::next`].
@@ -57,8 +60,9 @@ where
     let (token_tx, token_rx) = full_window(n);
     let mut threads = Vec::with_capacity(n + 1);
     let (inputs, max_payload, retry) = (Arc::clone(&setup.inputs), setup.max_payload, setup.retry);
+    let stop = setup.stop;
     threads.push(std::thread::spawn(move || {
-        reader(&inputs, max_payload, retry, job_tx, token_rx)
+        reader(&inputs, max_payload, retry, &stop, job_tx, token_rx)
     }));
     let work = Arc::new(Work {
         inputs: setup.inputs,

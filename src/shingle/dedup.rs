@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 
 use super::{ID_LEN, LINE_LEN};
+use crate::stop::Stop;
 
 /// Settings of a dedup run.
 #[derive(Debug, Clone)]
@@ -34,6 +35,8 @@ pub struct DedupConfig {
     pub tmp_dir: PathBuf,
     /// Ids whose shingles are ignored (blacklists of earlier cycles).
     pub previous: HashSet<[u8; ID_LEN]>,
+    /// The run's stop: the run ends with [`crate::stop::stopped`] once it is requested.
+    pub stop: Stop,
 }
 
 /// What a dedup run did.
@@ -125,6 +128,7 @@ struct Sorter<R: Rec> {
     pending: Vec<JoinHandle<io::Result<PathBuf>>>,
     threads: usize,
     written: u64,
+    stop: Stop,
 }
 
 impl<R: Rec> Sorter<R> {
@@ -140,11 +144,12 @@ impl<R: Rec> Sorter<R> {
             pending: Vec::new(),
             threads: cfg.threads.max(1),
             written: 0,
+            stop: cfg.stop.clone(),
         }
     }
 
     fn push(&mut self, r: R) -> io::Result<()> {
-        crate::stop::check()?;
+        self.stop.check()?;
         if self.buf.capacity() == 0 {
             self.buf.reserve_exact(self.cap);
         }
@@ -458,7 +463,7 @@ pub fn dedup(
     };
     for s in merged {
         let s = s?;
-        crate::stop::check()?;
+        cfg.stop.check()?;
         if group_len > 0 && group[0].hash != s.hash {
             flush(&mut group, group_len, &mut pairs, &mut st)?;
             group_len = 0;
@@ -491,7 +496,7 @@ pub fn dedup(
     };
     for p in merged {
         let p = p?;
-        crate::stop::check()?;
+        cfg.stop.check()?;
         match &mut run {
             Some((q, c)) if *q == p => *c += 1,
             _ => {
@@ -538,6 +543,7 @@ mod tests {
             threads: 2,
             tmp_dir: dir.clone(),
             previous: HashSet::new(),
+            stop: Stop::new(),
         };
         let mut out = Vec::new();
         let st = dedup(&[input], &cfg, &mut out, &mut |_| {}).unwrap();

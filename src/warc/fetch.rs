@@ -10,11 +10,13 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 
 use super::source::Retry;
+use crate::stop::Stop;
 
 /// One HTTP agent and what it learnt of its file.
 pub(super) struct Http {
     agent: ureq::Agent,
     retry: Retry,
+    stop: Stop,
     /// The file's length, once a response has told it.
     len: Arc<OnceLock<u64>>,
 }
@@ -64,11 +66,12 @@ pub(super) fn agent(retry: &Retry) -> ureq::Agent {
 }
 
 impl Http {
-    /// An agent whose requests time out and retry as `retry` says.
-    pub(super) fn new(retry: Retry) -> Http {
+    /// An agent whose requests time out and retry as `retry` says, and stop at `stop`.
+    pub(super) fn new(retry: Retry, stop: Stop) -> Http {
         Http {
             agent: agent(&retry),
             retry,
+            stop,
             len: Arc::new(OnceLock::new()),
         }
     }
@@ -84,6 +87,7 @@ impl Http {
             agent: self.agent.clone(),
             target: target.clone(),
             retry: self.retry,
+            stop: self.stop.clone(),
             len: Arc::clone(&self.len),
             pos: offset,
             body: None,
@@ -98,6 +102,7 @@ struct Fetch {
     agent: ureq::Agent,
     target: Target,
     retry: Retry,
+    stop: Stop,
     len: Arc<OnceLock<u64>>,
     /// The absolute position of the next byte.
     pos: u64,
@@ -115,6 +120,7 @@ pub(super) struct HttpReader {
     at: usize,
     len: Arc<OnceLock<u64>>,
     done: bool,
+    stop: Stop,
 }
 
 impl HttpReader {
@@ -128,6 +134,7 @@ impl HttpReader {
     fn start(mut fetch: Fetch) -> io::Result<HttpReader> {
         let (tx, rx) = bounded(4);
         let len = Arc::clone(&fetch.len);
+        let stop = fetch.stop.clone();
         std::thread::Builder::new()
             .name("cowrex-http".into())
             .spawn(move || {
@@ -154,6 +161,7 @@ impl HttpReader {
             at: 0,
             len,
             done: false,
+            stop,
         };
         r.next_chunk()?;
         Ok(r)
@@ -168,7 +176,7 @@ impl HttpReader {
                     self.done = self.chunk.is_empty();
                     return Ok(());
                 }
-                Err(RecvTimeoutError::Timeout) => crate::stop::check()?,
+                Err(RecvTimeoutError::Timeout) => self.stop.check()?,
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(io::Error::other("the download thread ended"));
                 }
@@ -226,7 +234,8 @@ impl Fetch {
     /// Sleep before retry `attempt` of the request that failed with `e`.
     fn pause(&self, attempt: u32, e: &io::Error) -> io::Result<()> {
         let failure = format!("{}: {e}", self.target.name());
-        self.retry.pause(attempt, &failure, Some(self.pos))
+        self.retry
+            .pause(attempt, &failure, Some(self.pos), &self.stop)
     }
 
     /// One request; `Err((error, transient))`.

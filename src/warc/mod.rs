@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::stop::{Stop, stopped};
 use fastwarc::stream_io::traits::{IntoWarcReader, WarcRead};
 use fastwarc::stream_io::zstd::ZstdReader;
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
@@ -102,7 +103,11 @@ pub fn read_file(
     f: impl FnMut(ReadItem) -> bool,
 ) -> io::Result<u64> {
     read(
-        &Source::new(Location::File(path.to_path_buf()), Retry::default()),
+        &Source::new(
+            Location::File(path.to_path_buf()),
+            Retry::default(),
+            Stop::new(),
+        ),
         opts,
         f,
     )
@@ -137,7 +142,7 @@ pub fn read(src: &Source, opts: ReadOptions, f: impl FnMut(ReadItem) -> bool) ->
         };
         let pass = read_pass(stream, start, opts, &mut format, &mut out)?;
         // A stop request can surface as a read error; it is not damage to recover from.
-        if crate::stop::requested() {
+        if src.stop().requested() {
             return Err(stopped());
         }
         let Some(from) = pass.failed_at else {
@@ -212,11 +217,6 @@ enum Format {
     Arc {
         version2: bool,
     },
-}
-
-/// The error of a read that the caller stopped.
-fn stopped() -> io::Error {
-    io::Error::new(io::ErrorKind::Interrupted, "stopped")
 }
 
 /// A reader of `src` from its start, how the file is compressed (by its first bytes), and where
@@ -631,7 +631,7 @@ fn resync(
     }
 }
 /// Read until `buf` is full or the input ends; the number of bytes read. A stop asked for by
-/// a signal ends it with the reader's `Interrupted` error.
+/// the run ends it with the reader's [`crate::stop::stopped`] error.
 fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {

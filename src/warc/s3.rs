@@ -21,6 +21,7 @@ use rusty_s3::{Bucket, Credentials, S3Action, UrlStyle};
 use super::fetch;
 use super::source::{Retry, s3_parts};
 use crate::error::{Error, ErrorKind};
+use crate::stop::Stop;
 
 /// How long a signed request stays valid. Each request is signed when it is sent, so this
 /// only needs to cover one request's wait for its response.
@@ -281,8 +282,8 @@ pub(super) fn error_message(status: u16, body: &str) -> String {
 
 /// The s3:// URLs of the objects directly "in" `prefix_url` (`s3://bucket/dir/`) as in a
 /// directory: their keys start with its key and have no further `/`. In S3's order (by key);
-/// requests are retried as `retry` says.
-pub fn list_dir(prefix_url: &str, retry: Retry) -> Result<Vec<String>, Error> {
+/// requests are retried as `retry` says, and a wait for a retry ends at `stop`.
+pub fn list_dir(prefix_url: &str, retry: Retry, stop: &Stop) -> Result<Vec<String>, Error> {
     let fail = |msg: String| {
         Error::new(ErrorKind::Input, format!("cannot list {prefix_url}: {msg}"))
             .concerning(prefix_url)
@@ -304,7 +305,7 @@ pub fn list_dir(prefix_url: &str, retry: Retry) -> Result<Vec<String>, Error> {
             action.with_continuation_token(t.as_str());
         }
         let url = action.sign(EXPIRES).to_string();
-        let body = get_text(&agent, &url, prefix_url, &retry).map_err(fail)?;
+        let body = get_text(&agent, &url, prefix_url, &retry, stop).map_err(fail)?;
         let page = ListObjectsV2::parse_response(&body)
             .map_err(|e| fail(format!("cannot parse the listing: {e}")))?;
         urls.extend(
@@ -320,7 +321,13 @@ pub fn list_dir(prefix_url: &str, retry: Retry) -> Result<Vec<String>, Error> {
 }
 
 /// The body of a `GET` of `url` as text, retried on transient failures.
-fn get_text(agent: &ureq::Agent, url: &str, name: &str, retry: &Retry) -> Result<String, String> {
+fn get_text(
+    agent: &ureq::Agent,
+    url: &str,
+    name: &str,
+    retry: &Retry,
+    stop: &Stop,
+) -> Result<String, String> {
     let mut attempt = 0;
     loop {
         let (error, transient) = match agent.get(url).call() {
@@ -348,7 +355,7 @@ fn get_text(agent: &ureq::Agent, url: &str, name: &str, retry: &Retry) -> Result
             return Err(error);
         }
         retry
-            .pause(attempt, &format!("{name}: {error}"), None)
+            .pause(attempt, &format!("{name}: {error}"), None, stop)
             .map_err(|e| e.to_string())?;
     }
 }

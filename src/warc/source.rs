@@ -13,6 +13,8 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::stop::Stop;
+
 #[cfg(feature = "http")]
 use super::fetch::{Http, HttpReader, Target};
 
@@ -99,6 +101,7 @@ impl Retry {
         attempt: u32,
         failure: &str,
         from_byte: Option<u64>,
+        stop: &Stop,
     ) -> io::Result<()> {
         let wait = self.wait(attempt);
         let from = from_byte
@@ -111,9 +114,7 @@ impl Retry {
         );
         let until = std::time::Instant::now() + wait;
         while std::time::Instant::now() < until {
-            if crate::stop::requested() {
-                return Err(io::Error::new(io::ErrorKind::Interrupted, "stop requested"));
-            }
+            stop.check()?;
             std::thread::sleep(Duration::from_millis(50).min(wait));
         }
         Ok(())
@@ -123,26 +124,29 @@ impl Retry {
 /// Opens readers on one location.
 pub struct Source {
     location: Location,
+    /// The run's stop, which ends a read or a wait for the network.
+    stop: Stop,
     /// For a URL: its agent, and what it requests (or why it cannot).
     #[cfg(feature = "http")]
     remote: Option<(Http, Result<Target, String>)>,
 }
 
 impl Source {
-    /// A source for `location`; `retry` applies to URLs (one HTTP agent per source).
-    pub fn new(location: Location, retry: Retry) -> Source {
+    /// A source for `location`; `retry` applies to URLs (one HTTP agent per source); a read
+    /// ends with [`crate::stop::stopped`] once `stop` is requested.
+    pub fn new(location: Location, retry: Retry, stop: Stop) -> Source {
         #[cfg(feature = "http")]
         let remote = match &location {
             Location::File(_) => None,
-            Location::Url(u) => Some((Http::new(retry), Ok(Target::Url(u.clone())))),
+            Location::Url(u) => Some((Http::new(retry, stop.clone()), Ok(Target::Url(u.clone())))),
             #[cfg(feature = "s3")]
             Location::S3(u) => Some((
-                Http::new(retry),
+                Http::new(retry, stop.clone()),
                 super::s3::Object::new(u).map(|o| Target::S3(std::sync::Arc::new(o))),
             )),
             #[cfg(not(feature = "s3"))]
             Location::S3(_) => Some((
-                Http::new(retry),
+                Http::new(retry, stop.clone()),
                 Err("this cowrex was built without the `s3` feature".into()),
             )),
         };
@@ -150,9 +154,15 @@ impl Source {
         let _ = retry;
         Source {
             location,
+            stop,
             #[cfg(feature = "http")]
             remote,
         }
+    }
+
+    /// The run's stop.
+    pub fn stop(&self) -> &Stop {
+        &self.stop
     }
 
     /// The length in bytes, if known yet (for URLs: after the first response).
