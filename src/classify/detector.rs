@@ -1,5 +1,5 @@
 //! What a detector is. A detector scores a page's blocks and writes its values into its
-//! columns of each block's score table ([`Scores`]); its [`Decision`]s turn its values into a
+//! columns of each block's score table ([`Scores`](crate::document::Scores)); its [`Decision`]s turn its values into a
 //! block's `bpv` (0 content, 1 boilerplate). The registry ([`super::registry`]) runs the
 //! detectors in order, each reading the columns of those before it; `process --scorer` and
 //! `eval --scorer` choose a decision, the writers print the columns, and the combined model

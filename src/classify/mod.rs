@@ -1,4 +1,4 @@
-//! Boilerplate detection: the block every detector scores ([`block`]), what a detector is
+//! Boilerplate detection: the block every detector scores ([`Block`], in `document`), what a detector is
 //! ([`detector`]), the detectors, one file each (texrex's MLP, NCleaner's n-gram models, the
 //! markup model, jusText, boilerpipe, the combined model), the registry that runs them
 //! ([`registry`]), the built-in models ([`Models`]) and the language identification that

@@ -28,7 +28,7 @@ pub struct Block {
     /// preformatted text, a line break for each `<br>`, soft hyphens and zero-width spaces
     /// removed, trimmed, NFC ([`crate::analyze::shown_text`]). What every output writes.
     pub text: String,
-    /// The text with the segmenter's [`html::mark`]s of emphasis, code and links, when it has
+    /// The text with the segmenter's [`mark`](crate::html::mark)s of emphasis, code and links, when it has
     /// any and [`crate::analyze::Config::marks`] asks for them (what
     /// [`crate::output::markdown`] writes from).
     pub marked: Option<String>,
@@ -45,15 +45,15 @@ pub struct Block {
     pub features: Features,
     /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,
-    /// Every detector's values ([`super::registry::DETECTORS`]); each detector's file reads
+    /// Every detector's values ([`DETECTORS`](crate::classify::registry::DETECTORS)); each detector's file reads
     /// its own.
     pub scores: Scores,
     /// Its words, link words and text density (boilerpipe's features, which the detectors and
     /// the expected-F1 threshold count with).
     pub stats: WordStats,
-    /// Structural cues ([`html::cue`] bits).
+    /// Structural cues ([`cue`](crate::html::cue) bits).
     pub cues: u32,
-    /// Those of its innermost elements alone ([`html::RawBlock::near_cues`]).
+    /// Those of its innermost elements alone ([`RawBlock::near_cues`](crate::html::RawBlock::near_cues)).
     pub near_cues: u32,
     /// Bytes of the segmenter's text inside links (jusText's link density)…
     pub link_bytes: u32,
@@ -61,12 +61,12 @@ pub struct Block {
     pub raw_bytes: u32,
     /// The block starts a jusText paragraph.
     pub paragraph_start: bool,
-    /// The path of tag names and classes to its first text ([`html::RawBlock::path`]).
+    /// The path of tag names and classes to its first text ([`RawBlock::path`](crate::html::RawBlock::path)).
     pub path: u64,
     /// Open elements around its first text.
     pub depth: u16,
     /// The words of the `class` and `id` values around its first text
-    /// ([`html::RawBlock::markup`]).
+    /// ([`RawBlock::markup`](crate::html::RawBlock::markup)).
     pub markup: Vec<u32>,
     /// Characters (code points) of `cleansed` (texrex's figures count these).
     pub chars: usize,

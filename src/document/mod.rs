@@ -4,7 +4,7 @@
 //!
 //! A leaf: it holds data and what follows from it alone, and imports nothing from the rest of
 //! the crate but the registry's width of the score table, a compile-time constant
-//! ([`scores`]). Detectors, analysis, writers and evaluation depend down on it.
+//! (`scores.rs`). Detectors, analysis, writers and evaluation depend down on it.
 
 use md5::{Digest, Md5};
 

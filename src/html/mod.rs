@@ -29,12 +29,12 @@
 //! - `mark.rs`: the [`mark`]s of inline markup in a block's shown text.
 //! - `markup.rs`: the words of `class` and `id` values ([`markup_token`], [`markup_words`]).
 //! - `cue.rs`: the structural [`cue`]s, and the cues of tag names and attributes.
-//! - `kind.rs`: what a block is ([`Kind`]).
+//! - `kind.rs`: what a block is ([`Kind`](crate::document::Kind)).
 //! - `block.rs`: a block ([`RawBlock`], [`Container`]) and how its shown text is appended to.
 //! - `clues.rs`: clues to metadata in the markup ([`Clues`]).
-//! - `doctype.rs`: the document type by texrex's patterns ([`Doctype`]).
+//! - `doctype.rs`: the document type by texrex's patterns ([`Doctype`](crate::document::Doctype)).
 //! - `segmenter.rs`: [`segment`] and its results ([`Segmentation`], [`HeadMeta`],
-//!   [`Anchor`], [`Limits`], [`Cap`], [`Syntax`]); the segmenter's state (an open element
+//!   [`Anchor`], [`Limits`], [`Cap`](crate::document::Cap), [`Syntax`]); the segmenter's state (an open element
 //!   included); the walk from tag to tag; texrex's block rules: where the text starts and
 //!   ends, drop containers, break tags, `NewDiv`.
 //! - `tokenizer.rs`: HTML5 tokenizing: comments, CDATA, tags, raw-text and RCDATA content.
