@@ -21,7 +21,7 @@ echo "== ncleaner-en-standard.ngram.gz"
 echo "== ncleaner-en-nonlexical.ngram.gz"
 "$COWREX" train ngram --folding nonlexical --pages "$DATA/pages" -o models/ncleaner-en-nonlexical.ngram.gz
 # Text-quality profiles: the content blocks of texrex's annotated pages of each language and
-# the development gold texts, each document only if whatlang identifies it as that language.
+# the development gold texts, each document only if it is identified as that language.
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for pair in en:eng de:deu fr:fra sv:swe; do

@@ -48,6 +48,9 @@ pub struct Options {
     pub model_files: BTreeMap<String, PathBuf>,
     /// Text-quality profiles (from `cowrex train profile`) instead of the built-in ones.
     pub profiles: Vec<PathBuf>,
+    /// A fastText language identification model (OpenLID's, GlotLID's, …) instead of the
+    /// built-in identifier.
+    pub lid_model: Option<PathBuf>,
     /// Thresholds, caps, syntax and what is computed per document.
     pub config: Config,
 }
@@ -62,6 +65,7 @@ impl Default for Options {
             ngram: NgramChoice::Auto,
             model_files: BTreeMap::new(),
             profiles: Vec::new(),
+            lid_model: None,
             config: Config {
                 shingles: false,
                 ..Config::default()
@@ -111,6 +115,10 @@ impl Options {
                     .push(classify::quality::Profile::parse(&text, &stem).map_err(|e| bad(p, &e))?);
             }
             models.set_profiles(classify::quality::Profiles::new(profiles));
+        }
+        if let Some(p) = &self.lid_model {
+            let bytes = read_model(p)?;
+            models.set_lid_model(&bytes).map_err(|e| bad(p, &e))?;
         }
         if self.scorer == Scorer::NGRAM && self.ngram == NgramChoice::Off {
             return Err(Error::usage(
@@ -180,6 +188,14 @@ impl Builder {
         self.options
             .model_files
             .insert(option.to_owned(), path.into());
+        self
+    }
+
+    /// A fastText language identification model file (OpenLID's, GlotLID's, …) instead of the
+    /// built-in identifier; its labels (`__label__deu_Latn`, `__label__en`) give the language
+    /// and script.
+    pub fn lid_model(mut self, path: impl Into<PathBuf>) -> Builder {
+        self.options.lid_model = Some(path.into());
         self
     }
 

@@ -205,3 +205,123 @@ fn a_killed_run_resumes_to_the_same_outputs() {
     run(&manifest, &base, &out, &["-j1"]);
     assert_eq!(tree(&out), tree(&clean));
 }
+
+/// `--split-by language`: each document goes to the corpus files of its language's directory,
+/// or to `und` below the least score; the statistics count the parts; resuming, `status` and
+/// the thread count work as without a split.
+#[test]
+fn a_run_split_by_language_writes_a_corpus_per_language() {
+    use std::io::Write;
+    let dir = tempdir("split");
+    let texts = [
+        "The council approved the new budget for the city's schools on Tuesday evening, after a \
+         long debate about teachers' salaries and the cost of repairing old buildings.",
+        "Der Stadtrat hat am Dienstagabend den neuen Haushalt für die Schulen der Stadt \
+         beschlossen, nach einer langen Debatte über die Gehälter der Lehrer.",
+        "Le conseil municipal a approuvé mardi soir le nouveau budget des écoles de la ville, \
+         après un long débat sur les salaires des enseignants.",
+        "Heavy rain flooded several streets in the old town, and the fire brigade pumped water \
+         out of dozens of cellars until late at night.",
+        "Starker Regen hat mehrere Straßen in der Altstadt überflutet, und die Feuerwehr pumpte \
+         bis spät in die Nacht Wasser aus Dutzenden Kellern.",
+    ];
+    let warc = dir.join("news.warc.gz");
+    let mut out = std::fs::File::create(&warc).unwrap();
+    for (i, t) in texts.iter().enumerate() {
+        let html = format!("<html><body><h1>News {i}</h1><p>{t}</p></body></html>");
+        let rec = warc_record(&format!("http://news.example/{i}"), &html, i);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&rec).unwrap();
+        out.write_all(&gz.finish().unwrap()).unwrap();
+    }
+    drop(out);
+    let split = ["--split-by", "language", "--format", "xml,jsonl"];
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    assert!(
+        process(&[&warc], &one, &[&split[..], &["-j1"]].concat())
+            .status
+            .success()
+    );
+    assert!(
+        process(&[&warc], &two, &[&split[..], &["-j2"]].concat())
+            .status
+            .success()
+    );
+    let files = tree(&one);
+    assert_eq!(files, tree(&two), "the same at any thread count");
+    let done: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(one.join("news.done.json")).unwrap()).unwrap();
+    let outputs: Vec<&str> = done["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        outputs,
+        [
+            "deu/news.xml.gz",
+            "deu/news.jsonl.gz",
+            "deu/news.shingles.gz",
+            "eng/news.xml.gz",
+            "eng/news.jsonl.gz",
+            "eng/news.shingles.gz",
+            "fra/news.xml.gz",
+            "fra/news.jsonl.gz",
+            "fra/news.shingles.gz",
+            "news.stats.json"
+        ]
+    );
+    for o in &outputs {
+        assert!(files.contains_key(*o), "{o}");
+    }
+    // Each corpus holds its language's documents, as the JSONL says.
+    for (lang, n) in [("eng", 2), ("deu", 2), ("fra", 1)] {
+        let jsonl = String::from_utf8(gunzip(&one.join(lang).join("news.jsonl.gz"))).unwrap();
+        let docs: Vec<serde_json::Value> = jsonl
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(docs.len(), n, "{lang}");
+        for d in &docs {
+            assert_eq!(d["language"], lang);
+            assert!(d["language_score"].as_f64().unwrap() >= 0.65);
+            assert_eq!(d["language_script"], "Latn");
+        }
+        check_xml(&gunzip(&one.join(lang).join("news.xml.gz")));
+    }
+    let stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(one.join("news.stats.json")).unwrap()).unwrap();
+    assert_eq!(
+        stats["parts"],
+        serde_json::json!({"deu": 2, "eng": 2, "fra": 1})
+    );
+    // No document is sure enough of its language for a least score of 1: all are `und`.
+    let und = dir.join("und");
+    let o = process(
+        &[&warc],
+        &und,
+        &[&split[..], &["--split-min-score", "1"]].concat(),
+    );
+    assert!(o.status.success());
+    assert_eq!(
+        gunzip(&und.join("und/news.jsonl.gz"))
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count(),
+        5
+    );
+    // A rerun skips the input; without the split it is another configuration.
+    let o = process(&[&warc], &one, &split);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 inputs were done before"));
+    assert_eq!(tree(&one), files);
+    let o = process(&[&warc], &one, &["--format", "xml,jsonl"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 files done, 0 skipped"));
+    // Bad scores are usage errors.
+    let o = process(
+        &[&warc],
+        &one,
+        &[&split[..], &["--split-min-score", "2"]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+}

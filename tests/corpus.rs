@@ -281,7 +281,7 @@ fn balanced(lines: &str) -> usize {
         } else if let Some(rest) = l.strip_prefix('<') {
             let name = rest.split([' ', '>']).next().unwrap();
             assert!(
-                ["doc", "div", "dup", "title", "keywords"].contains(&name),
+                ["doc", "div", "dup", "title", "keywords", "s"].contains(&name),
                 "{l}"
             );
             if name == "doc" {
@@ -333,15 +333,39 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
     let ids = doc_ids(&xml);
     assert_eq!(ids.len(), 6);
 
-    // VRT: balanced tags, one token per line, the XML's structure and attributes.
+    // VRT: balanced tags, one token per line, the XML's structure and attributes, and each
+    // block's tokens in sentences (`<s>`), which are inside blocks only.
     assert_eq!(balanced(&vrt), 6);
     let tags = |s: &str| -> Vec<String> {
         s.lines()
-            .filter(|l| l.starts_with('<'))
+            .filter(|l| l.starts_with('<') && !matches!(*l, "<s>" | "</s>"))
             .map(str::to_string)
             .collect()
     };
     assert_eq!(tags(&vrt), tags(&xml));
+    let mut open: Vec<&str> = Vec::new();
+    let mut sentences = 0;
+    for l in vrt
+        .lines()
+        .filter(|l| l.starts_with('<') && !l.starts_with("<meta "))
+    {
+        let name = l[1..].split([' ', '>']).next().unwrap();
+        if let Some(end) = name.strip_prefix('/') {
+            assert_eq!(open.pop(), Some(end), "{l}");
+        } else {
+            if name == "s" {
+                assert_eq!(open.last(), Some(&"div"), "a sentence is inside a block");
+                sentences += 1;
+            }
+            open.push(name);
+        }
+    }
+    assert!(open.is_empty());
+    assert!(
+        sentences > vrt.matches("<div ").count(),
+        "blocks of several sentences"
+    );
+    assert!(!vrt.contains("<s>\n</s>"), "no empty sentence");
     assert!(vrt.contains("<title>\nThe\nriver\nfestival\nreturns\n</title>"));
     // UAX #29 has no dictionary: ideographs and kana are one token each.
     assert!(vrt.contains("\n東\n京\nの\n"));

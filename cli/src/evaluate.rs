@@ -539,7 +539,7 @@ fn snippet_languages(
             .zip(docs)
             .map(|((_, p), d)| match d {
                 Some(d) if snippet_only(p) => d.language_code(),
-                None if snippet_only(p) => document::language_code(None),
+                None if snippet_only(p) => document::Language::code_of(None),
                 _ => "",
             })
             .collect());
@@ -560,7 +560,7 @@ fn snippet_languages(
                 return Ok("");
             }
             let doc = analysed.next().expect("one analysis per page")?;
-            Ok(doc.map_or(document::language_code(None), |d| d.language_code()))
+            Ok(doc.map_or(document::Language::code_of(None), |d| d.language_code()))
         })
         .collect()
 }

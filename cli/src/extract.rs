@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::{BiasArg, CliResult, ModelArgs, Sink, options, read_input};
-use cowrex::analyze::Config;
+use cowrex::analyze::{self, Config};
 use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice, ngram};
 use cowrex::error::{EXIT_OK, Error};
 use cowrex::html::Syntax;
@@ -87,7 +87,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
         Format::Tsv => {
             writeln!(
                 out,
-                "idx\tbpv\tbpc\tboilerplate\t{}\tkind\ttext",
+                "idx\tbpv\tbpc\tboilerplate\t{}\tkind\tlanguage\ttext",
                 cowrex::output::score_names().collect::<Vec<_>>().join("\t")
             )?;
             for b in blocks {
@@ -103,13 +103,14 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                     .collect();
                 writeln!(
                     out,
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     b.idx,
                     format_general(b.bpv as f64),
                     xml::bpc(b.bpv),
                     u8::from(b.bpv > threshold),
                     columns.join("\t"),
                     b.kind.name(),
+                    b.language.map_or("", |l| l.code),
                     text
                 )?;
             }
@@ -127,6 +128,8 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                 "markdown": markdown::write(&doc, !a.no_markdown_links),
                 "sourcecharset": found.then_some(&doc.source_charset),
                 "language": found.then(|| doc.language_code()),
+                "language_script": doc.language.and_then(|l| l.script),
+                "language_score": doc.language.as_ref().map(cowrex::output::language_score),
                 "capped": doc.capped.map(cowrex::document::Cap::name),
                 "blocks": blocks.iter().map(|b| {
                     let mut v = serde_json::json!({
@@ -135,8 +138,10 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                         "bpc": xml::bpc(b.bpv).to_string(),
                         "boilerplate": b.bpv > threshold,
                     });
-                    for (k, s) in cowrex::output::block_scores(b).chain(cowrex::output::kind_fields(b.kind))
-                    {
+                    let fields = cowrex::output::block_scores(b)
+                        .chain(cowrex::output::kind_fields(b.kind))
+                        .chain(cowrex::output::block_language(b));
+                    for (k, s) in fields {
                         v[k] = s.json();
                     }
                     v["text"] = serde_json::json!(b.text);
@@ -192,8 +197,8 @@ pub(super) fn extract_plain_text(
 ) -> CliResult {
     let text = String::from_utf8_lossy(bytes);
     let paras = ngram::paragraphs(&text);
-    let lang = classify::identify_language(paras.iter().map(String::as_str));
-    let Some(model) = models.ngram(lang) else {
+    let lang = analyze::identify_texts(paras.iter().map(String::as_str), models.identifier());
+    let Some(model) = models.ngram(lang.as_ref()) else {
         return Err(Error::usage(
             "--plain-text scores with the n-gram model; drop --ngram off",
         ));
@@ -227,7 +232,7 @@ pub(super) fn extract_plain_text(
         }
         Format::Json => {
             let v = serde_json::json!({
-                "language": cowrex::document::language_code(lang),
+                "language": cowrex::document::Language::code_of(lang.as_ref()),
                 "model": model.params.folding.as_str(),
                 "paragraphs": paras.iter().zip(&scores).enumerate().map(|(i, (p, s))| serde_json::json!({
                     "idx": i,

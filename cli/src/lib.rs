@@ -121,8 +121,8 @@ struct BiasArg {
 
 #[derive(Args, Clone)]
 struct ModelArgs {
-    /// Which built-in MLP scores a document: `auto` identifies the document's language
-    /// (whatlang) and uses the en/de/fr/sv model, English for other or unidentified languages.
+    /// Which built-in MLP scores a document: `auto` uses the en/de/fr/sv model of the
+    /// document's identified language, English for other languages.
     #[arg(long, value_enum, default_value_t = LangArg::Auto)]
     lang: LangArg,
     /// NCleaner n-gram score per block: `auto` uses the standard (English) model for English
@@ -167,6 +167,11 @@ struct ModelArgs {
     /// and sv ones; repeat for several languages.
     #[arg(long, value_name = "FILE")]
     profile: Vec<PathBuf>,
+    /// A fastText language identification model (OpenLID's, GlotLID's, `.bin` or `.ftz`)
+    /// instead of the built-in identifier (fastText's lid.176 with cowrex's rules); its labels
+    /// (`__label__deu_Latn`, `__label__en`) give `language` and its script.
+    #[arg(long, value_name = "FILE")]
+    lid_model: Option<PathBuf>,
     /// The detectors' model files.
     #[command(flatten)]
     files: ModelFiles,
@@ -372,6 +377,7 @@ fn options(a: &ModelArgs, scorer: classify::Scorer) -> Options {
             .map(|(option, path)| (option.to_string(), path.clone()))
             .collect(),
         profiles: a.profile.clone(),
+        lid_model: a.lid_model.clone(),
         config: doc_config(a, false),
     }
 }

@@ -10,7 +10,7 @@ use super::{CliResult, ModelArgs, batch, doc_config, load_models, threads_or_cor
 use crate::inputs::{Inputs, ManifestShare};
 use cowrex::analyze::{Config, DupBlocks};
 use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error};
-use cowrex::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig};
+use cowrex::pipeline::{self, ExactDups, Formats, Input, Progress, RunConfig, Split};
 use cowrex::stop::Stop;
 use cowrex::warc::Retry;
 
@@ -112,6 +112,21 @@ pub(super) struct ProcessArgs {
     /// (fate `skipped.duplicate`), or keep (not detected).
     #[arg(long, value_enum, default_value_t = ExactDupsArg::Mark, value_name = "HOW")]
     exact_dups: ExactDupsArg,
+    /// Write a corpus per language: each document to the files of its language's directory
+    /// (`-o OUT` gets `OUT/deu/S.xml.gz`, `OUT/eng/S.xml.gz`, …; ISO 639-3 codes), a document
+    /// whose language score is below --split-min-score, or without a language, to `OUT/und/`.
+    /// S.stats.json and S.done.json stay in OUT.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    split_by: Option<SplitArg>,
+    /// The least language score of a document that --split-by language puts in its
+    /// language's corpus (FineWeb keeps documents from 0.65).
+    #[arg(
+        long,
+        default_value_t = 0.65,
+        value_name = "SCORE",
+        requires = "split_by"
+    )]
+    split_min_score: f32,
     /// Skip documents whose badness (text quality, 0 best … 50) is above this (texrex: 35).
     #[arg(long, value_name = "B")]
     max_badness: Option<f64>,
@@ -151,6 +166,11 @@ pub(super) enum DupBlocksArg {
     Mark,
     Drop,
     Keep,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum SplitArg {
+    Language,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -245,6 +265,20 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConf
             ExactDupsArg::Mark => ExactDups::Mark,
             ExactDupsArg::Skip => ExactDups::Skip,
             ExactDupsArg::Keep => ExactDups::Keep,
+        },
+        split: match a.split_by {
+            None => None,
+            Some(SplitArg::Language) => {
+                if !(0.0..=1.0).contains(&a.split_min_score) {
+                    return Err(Error::usage(format!(
+                        "invalid value '{}' for --split-min-score: a score between 0 and 1",
+                        a.split_min_score
+                    )));
+                }
+                Some(Split::Language {
+                    min_score: a.split_min_score,
+                })
+            }
         },
         retry: retry(a)?,
         stop,

@@ -203,13 +203,40 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, Error> {
             stream_error_bytes: n("stream_error_bytes"),
             done: Path::new(&format!("{stem}.done.json")).exists(),
         });
-        let jsonl = PathBuf::from(format!("{stem}.jsonl.gz"));
-        let xml = PathBuf::from(format!("{stem}.xml.gz"));
-        if jsonl.exists() {
-            read_jsonl(&jsonl, &mut run)?;
+        // The corpus files: those S.done.json lists (a run split by language has one per
+        // language), else S.jsonl.gz or S.xml.gz beside the statistics.
+        let listed: Vec<PathBuf> = std::fs::read(format!("{stem}.done.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .and_then(|d| d["outputs"].as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|o| path.parent().unwrap_or(Path::new("")).join(o))
+            .collect();
+        let corpus = |ext: &str| -> Vec<PathBuf> {
+            let of = listed.iter().filter(|p| p.to_string_lossy().ends_with(ext));
+            let files: Vec<PathBuf> = of.cloned().collect();
+            if !files.is_empty() || !listed.is_empty() {
+                return files;
+            }
+            let beside = PathBuf::from(format!("{stem}{ext}"));
+            if beside.exists() {
+                vec![beside]
+            } else {
+                Vec::new()
+            }
+        };
+        let (jsonl, xml) = (corpus(".jsonl.gz"), corpus(".xml.gz"));
+        if !jsonl.is_empty() {
+            for f in &jsonl {
+                read_jsonl(f, &mut run)?;
+            }
             run.format = "jsonl";
-        } else if xml.exists() {
-            read_xml(&xml, &mut run)?;
+        } else if !xml.is_empty() {
+            for f in &xml {
+                read_xml(f, &mut run)?;
+            }
             if run.format == "none" {
                 run.format = "xml";
             }
@@ -451,6 +478,23 @@ pub fn render(run: &Run) -> String {
         let list: Vec<String> = errors.iter().map(|(k, v)| format!("{k} {v}")).collect();
         esc(&mut out, &list.join(", "));
         out.push_str("</p>\n");
+    }
+
+    // A run split by language: each corpus's documents.
+    let mut parts: Vec<(String, u64)> = map(&t["parts"]).into_iter().collect();
+    if !parts.is_empty() {
+        parts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let documents = n(&t["documents"]).max(1);
+        out.push_str("<h2>Corpora (--split-by)</h2>\n<table><tr><th>directory</th><th class=\"n\">documents</th><th class=\"n\">share</th></tr>\n");
+        for (part, count) in parts {
+            out.push_str("<tr><td>");
+            esc(&mut out, &part);
+            out.push_str(&format!(
+                "/</td><td class=\"n\">{count}</td><td class=\"n\">{:.1} %</td></tr>\n",
+                100.0 * count as f64 / documents as f64
+            ));
+        }
+        out.push_str("</table>\n");
     }
 
     // Languages and hosts.

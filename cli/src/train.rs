@@ -501,18 +501,20 @@ pub(super) struct TrainProfileArgs {
     /// Leave out documents with fewer tokens.
     #[arg(long, default_value_t = 100, value_name = "N")]
     min_tokens: usize,
-    /// Use every document, not only those identified (whatlang) as `--lang`.
+    /// Use every document, not only those identified as `--lang`.
     #[arg(long)]
     all_languages: bool,
 }
 
 fn train_profile(a: TrainProfileArgs) -> CliResult {
-    let Some(lang) = whatlang::Lang::from_code(&a.lang) else {
+    let lang = a.lang.as_str();
+    if !cowrex::lid::labels::known(lang) {
         return Err(Error::usage(format!(
-            "unknown language code {:?}; use ISO 639-3 (eng, deu, fra, swe …)",
-            a.lang
+            "unknown language code {lang:?}; use ISO 639-3 (eng, deu, fra, swe …)"
         )));
-    };
+    }
+    let identifier = classify::Models::builtin();
+    let identifier = identifier.identifier();
     let files = expand(&a.inputs, |_| true, false)?;
     let mut docs: Vec<String> = Vec::new();
     for f in &files {
@@ -539,22 +541,17 @@ fn train_profile(a: TrainProfileArgs) -> CliResult {
         .iter()
         .map(String::as_str)
         .filter(|d| {
-            a.all_languages || classify::identify_language(std::iter::once(*d)) == Some(lang)
+            a.all_languages
+                || cowrex::analyze::identify_texts([*d], identifier).map(|l| l.code) == Some(lang)
         })
         .collect();
-    let p = Profile::train(
-        lang.code(),
-        kept.iter().copied(),
-        a.words,
-        a.limit,
-        a.min_tokens,
-    )?;
+    let p = Profile::train(lang, kept.iter().copied(), a.words, a.limit, a.min_tokens)?;
     std::fs::write(&a.out, p.to_text()).map_err(|e| Error::output(a.out.display(), e))?;
     eprintln!(
         "cowrex: {} documents read, {} in {}, {} with at least {} tokens; profile of {} words in {}",
         total,
         kept.len(),
-        lang.code(),
+        lang,
         p.docs,
         a.min_tokens,
         p.words.len(),

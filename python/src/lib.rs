@@ -62,6 +62,7 @@ struct Kwargs {
     /// The detectors' model files, by their options ([`cowrex::classify::registry::model_files`]).
     model_files: BTreeMap<String, PathBuf>,
     profiles: Option<Vec<PathBuf>>,
+    lid_model: Option<PathBuf>,
     max_depth: Option<usize>,
     max_blocks: Option<usize>,
     max_work: Option<u64>,
@@ -77,8 +78,9 @@ struct Kwargs {
 /// [`OPTION_NAMES_AFTER`].
 const OPTION_NAMES_BEFORE: [&str; 5] = ["scorer", "threshold", "favor", "lang", "ngram"];
 
-const OPTION_NAMES_AFTER: [&str; 10] = [
+const OPTION_NAMES_AFTER: [&str; 11] = [
     "profiles",
+    "lid_model",
     "max_depth",
     "max_blocks",
     "max_work",
@@ -110,6 +112,7 @@ impl Kwargs {
                 "lang" => k.lang = Some(value.extract().map_err(typed)?),
                 "ngram" => k.ngram = Some(value.extract().map_err(typed)?),
                 "profiles" => k.profiles = Some(value.extract().map_err(typed)?),
+                "lid_model" => k.lid_model = Some(value.extract().map_err(typed)?),
                 "max_depth" => k.max_depth = Some(value.extract().map_err(typed)?),
                 "max_blocks" => k.max_blocks = Some(value.extract().map_err(typed)?),
                 "max_work" => k.max_work = Some(value.extract().map_err(typed)?),
@@ -238,6 +241,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
         ngram,
         model_files: k.model_files,
         profiles: k.profiles.unwrap_or_default(),
+        lid_model: k.lid_model,
         config: Config {
             threshold: k.threshold,
             favor,
@@ -504,10 +508,32 @@ impl Document {
             .collect()
     }
 
-    /// ISO 639-3 code of the identified language, `None` when unidentified.
+    /// ISO 639-3 code of the identified language of the page's text (`eng`, `deu`), `None`
+    /// for a page without letters.
     #[getter]
     fn language(&self) -> Option<&'static str> {
-        self.doc.language.map(|l| l.code())
+        self.doc.language.map(|l| l.code)
+    }
+
+    /// The identified language's ISO 639-1 code (`en`, `de`), where it has one.
+    #[getter]
+    fn language_iso639_1(&self) -> Option<&'static str> {
+        self.doc.language.and_then(|l| l.iso639_1)
+    }
+
+    /// The identified language's script, ISO 15924 (`Latn`, `Cyrl`, `Hans`).
+    #[getter]
+    fn language_script(&self) -> Option<&'static str> {
+        self.doc.language.and_then(|l| l.script)
+    }
+
+    /// How sure the identification is, 0–1 (FineWeb keeps documents from 0.65).
+    #[getter]
+    fn language_score(&self) -> Option<f64> {
+        self.doc
+            .language
+            .as_ref()
+            .map(cowrex::output::language_score)
     }
 
     /// The headline: the page's `h1` its metadata confirm, its JSON-LD headline, `og:title`
@@ -728,6 +754,21 @@ impl Block {
     #[getter]
     fn idx(&self) -> usize {
         self.block.idx
+    }
+
+    /// The block's own identified language, ISO 639-3, when it has enough letters (30).
+    #[getter]
+    fn language(&self) -> Option<&'static str> {
+        self.block.language.map(|l| l.code)
+    }
+
+    /// How sure the block's own identification is, 0–1.
+    #[getter]
+    fn language_score(&self) -> Option<f64> {
+        self.block
+            .language
+            .as_ref()
+            .map(cowrex::output::language_score)
     }
 
     #[getter]

@@ -45,9 +45,42 @@ def test_extract_gives_the_cli_text_and_blocks(tmp_path, name):
         assert b.bpc == c["bpc"]
         assert b.boilerplate == c["boilerplate"]
         kind = ("kind", "list", "depth", "row", "col")
-        assert b.scores == {k: v for k, v in c.items() if k not in ("idx", "bpv", "bpc", "boilerplate", "text", *kind)}
-        assert [getattr(b, k) for k in kind] == [c.get(k) for k in kind]
+        language = ("language", "language_score")
+        others = ("idx", "bpv", "bpc", "boilerplate", "text", *kind, *language)
+        assert b.scores == {k: v for k, v in c.items() if k not in others}
+        assert [getattr(b, k) for k in kind + language] == [c.get(k) for k in kind + language]
     assert doc.title == cli["title"]
+
+
+def test_languages_of_the_page_and_of_its_blocks():
+    # An English article with a German paragraph: the page is English, the paragraph German.
+    html = (
+        "<html><body><h1>Council approves the budget</h1><p>The council approved the new budget "
+        "for the city's schools on Tuesday evening, after a long debate about salaries.</p>"
+        "<p>Der Stadtrat hat am Dienstagabend den neuen Haushalt für die Schulen beschlossen.</p>"
+        "<p>Repairs of the old buildings will start in the spring, the mayor said.</p></body></html>"
+    )
+    doc = cowrex.extract(html)
+    assert (doc.language, doc.language_iso639_1, doc.language_script) == ("eng", "en", "Latn")
+    assert 0.5 < doc.language_score <= 1.0
+    langs = [b.language for b in doc.blocks]
+    assert langs[1:] == ["eng", "deu", "eng"]
+    assert langs[0] is None, "a block of fewer than 30 letters has no language of its own"
+    assert all(0.0 <= b.language_score <= 1.0 for b in doc.blocks if b.language)
+    assert cowrex.extract("<p>12 345</p>").language is None
+
+
+def test_a_lid_model_of_ones_own(tmp_path):
+    model = FIXTURES / "lid" / "tiny-softmax.ftz"
+    html = "<p>простно овен ратоко нили зать простно овен ратоко</p>"
+    doc = cowrex.Extractor(lid_model=str(model)).extract(html)
+    assert (doc.language, doc.language_script) == ("rus", "Cyrl")
+    # A model that cannot be read is the command line's error, an OSError here.
+    missing = tmp_path / "missing.ftz"
+    with pytest.raises(OSError) as e:
+        cowrex.Extractor(lid_model=missing)
+    cli = run_cli("extract", "--lid-model", missing, FIXTURES / "cjk-ja.html")
+    assert "cowrex: " + str(e.value) == cli.stderr.decode().strip()
 
 
 def test_str_and_bytes_give_the_same_document():

@@ -23,11 +23,13 @@ from cowrex.datatrove import CowrexExtractor, CowrexWarcReader  # noqa: E402
 
 
 def run_pipeline(tmp_path, step, glob_pattern="sample.warc.gz"):
+    """The documents of the pipeline WarcReader -> step (or steps) -> JsonlWriter."""
     out = tmp_path / "out"
+    steps = step if isinstance(step, list) else [step]
     LocalPipelineExecutor(
         pipeline=[
             WarcReader(str(FIXTURES), glob_pattern=glob_pattern),
-            step,
+            *steps,
             JsonlWriter(str(out), output_filename="docs.jsonl.gz"),
         ],
         tasks=1,
@@ -57,6 +59,32 @@ def test_cowrex_extractor_in_a_datatrove_pipeline(tmp_path):
             assert d["text"] == ref.text, d["id"]
             same += 1
     assert same > 0
+
+
+def test_the_language_is_in_the_metadata_as_datatroves_language_filter_writes_it(tmp_path):
+    # metadata["language"] (lid.176's label: the ISO 639-1 code) and "language_score", so that
+    # the filters after it in a FineWeb-style pipeline work unchanged.
+    from datatrove.pipeline.filters import LambdaFilter
+
+    keep = LambdaFilter(lambda doc: doc.metadata["language"] == "en" and doc.metadata["language_score"] >= 0.65)
+    docs = run_pipeline(tmp_path, [CowrexExtractor(), keep])
+    assert docs
+    mine = {d.record_id: d for d in cowrex.read_warc(FIXTURES / "sample.warc.gz")}
+    for d in docs:
+        meta = d["metadata"]
+        assert (meta["language"], meta["language_script"]) == ("en", "Latn")
+        assert meta["language_score"] == mine[d["id"]].language_score
+    # The reader writes the same.
+    out = tmp_path / "reader"
+    LocalPipelineExecutor(
+        pipeline=[CowrexWarcReader(str(FIXTURES), glob_pattern="sample.warc.gz"), keep,
+                  JsonlWriter(str(out), output_filename="docs.jsonl.gz")],
+        tasks=1,
+        logging_dir=str(tmp_path / "logs-reader"),
+    ).run()
+    with gzip.open(out / "docs.jsonl.gz", "rt") as f:
+        read = [json.loads(line) for line in f]
+    assert [d["metadata"]["language_score"] for d in read] == [d["metadata"]["language_score"] for d in docs]
 
 
 def test_an_arc_file_gives_the_texts_of_its_warc_twin(tmp_path):

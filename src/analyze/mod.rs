@@ -12,14 +12,15 @@ use xxhash_rust::xxh3::Xxh3;
 
 use crate::classify::detector::{self, Cut, Favor};
 use crate::classify::registry;
-use crate::classify::{self, Models, Scorer, boilerpipe};
+use crate::classify::{Models, Scorer, boilerpipe};
 use crate::decode;
 use crate::document::{
-    Block, Cap, DocFigures, Document, Link, LinkRelation, Meta, Metadata, PageText, doc_id,
-    host_and_tld, page_text,
+    Block, Cap, DocFigures, Document, Language, Link, LinkRelation, Meta, Metadata, PageText,
+    doc_id, host_and_tld, page_text,
 };
 use crate::features::texrex::{self as tx, BlockInput, Cleansed, Features};
 use crate::html;
+use crate::lid::{self, Identifier};
 use crate::shingle;
 
 mod config;
@@ -136,16 +137,12 @@ pub fn analyze(
     let regions = block_regions(&blocks, &seg.regions);
     let mut head = read_head(&seg, &blocks, &page.meta, &mut dec);
     times.features += elapsed(&mut t);
-    let language = if models.needs_language() {
-        classify::identify_language(blocks.iter().map(|b| b.cleansed.as_str()))
-    } else {
-        None
-    };
+    let language = identify_language(&mut blocks, models.identifier());
     head.page_text.language = language;
     times.language += elapsed(&mut t);
     let scoring = detector::Page {
         models,
-        language,
+        language: language.as_ref(),
         regions: &regions,
         text: &head.page_text,
     };
@@ -172,7 +169,7 @@ pub fn analyze(
         let counts = models.profiles.count(&tokens);
         models
             .profiles
-            .badness(language.map(|l| l.code()), &counts)
+            .badness(language.map(|l| l.code), &counts)
             .unwrap_or(0.0)
     });
     if let (Some(max), Some(b)) = (cfg.max_badness, badness)
@@ -213,8 +210,8 @@ pub fn analyze(
         base,
         host,
         tld,
+        model: models.mlp(language.as_ref()).0.map(|m| m.code()),
         language,
-        model: models.mlp(language).0.map(|m| m.code()),
         regions,
         page_text: head.page_text,
         blocks_total,
@@ -232,6 +229,94 @@ pub fn analyze(
         links,
         duplicate_of: None,
     })
+}
+
+/// Letters a block needs for a language of its own ([`Block::language`]).
+pub const BLOCK_LANGUAGE_LETTERS: u32 = 30;
+
+/// The identifier reads at most this many bytes of a block (cut before a word): plenty for a
+/// block's language, and long blocks cost no more than this.
+pub const BLOCK_LANGUAGE_BYTES: usize = 256;
+
+/// Under this many letters in the blocks with a language of their own, a document's language
+/// also reads its shorter blocks.
+const DOCUMENT_LANGUAGE_LETTERS: u32 = 200;
+
+/// Identify the language of each block with enough letters, from its first
+/// [`BLOCK_LANGUAGE_BYTES`], and of the document, whose evidence is the sum of those blocks'
+/// (each read once), and of the shorter blocks' only if those are too few: menus and
+/// buttons, often in another language than the text, have no say where there is text. A
+/// block is decided after the document, as most likely in the document's language
+/// ([`Identifier::decide_expecting`]). `None` for a document without letters.
+fn identify_language(blocks: &mut [Block], id: &Identifier) -> Option<Language> {
+    let mut doc = id.evidence();
+    let mut read: Vec<(usize, lid::Evidence)> = Vec::new();
+    let mut ev = id.evidence();
+    for (i, b) in blocks.iter().enumerate() {
+        let text = prefix_before_word(&b.text, BLOCK_LANGUAGE_BYTES);
+        if id.add_if_letters(text, BLOCK_LANGUAGE_LETTERS, &mut ev) {
+            doc.merge(&ev);
+            read.push((i, std::mem::replace(&mut ev, id.evidence())));
+        }
+    }
+    if doc.letters() < DOCUMENT_LANGUAGE_LETTERS {
+        // Every block, the few letters of the longer ones read again.
+        doc.clear();
+        for b in blocks.iter() {
+            id.add_if_letters(
+                prefix_before_word(&b.text, BLOCK_LANGUAGE_BYTES),
+                1,
+                &mut doc,
+            );
+        }
+    }
+    let guess = id.decide(&doc);
+    for (i, ev) in read {
+        blocks[i].language = match &guess {
+            Some(g) => id.decide_expecting(&ev, g),
+            None => id.decide(&ev),
+        }
+        .map(language);
+    }
+    guess.map(language)
+}
+
+/// `text` up to `max` bytes, cut before the word that crosses it (at a char boundary if one
+/// word is that long).
+fn prefix_before_word(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    match text[..end].rfind(char::is_whitespace) {
+        Some(i) if i > 0 => &text[..i],
+        _ => &text[..end],
+    }
+}
+
+/// The language of some texts together (paragraphs of a plain text, a document's text).
+pub fn identify_texts<'a>(
+    texts: impl IntoIterator<Item = &'a str>,
+    id: &Identifier,
+) -> Option<Language> {
+    let mut ev = id.evidence();
+    for t in texts {
+        id.add(t, &mut ev);
+    }
+    id.decide(&ev).map(language)
+}
+
+/// The document model's language of an identifier's guess.
+fn language(g: lid::Guess) -> Language {
+    Language {
+        code: g.iso639_3,
+        iso639_1: g.iso639_1,
+        script: g.script,
+        score: g.score,
+    }
 }
 
 /// Decodes the bytes of a page's parts in its encoding, noting whether any were malformed.
@@ -367,6 +452,7 @@ fn make_block(
         cleansed,
         kind: raw.kind,
         dup_of: None,
+        language: None,
     }
 }
 
@@ -893,7 +979,7 @@ mod tests {
                 assert_eq!(b.bpv, (d.bpv)(b), "{}", d.name);
                 assert!((-1.0..=1.0).contains(&b.bpv), "{}: {}", d.name, b.bpv);
                 assert_eq!(
-                    classify::combined::of(b).is_nan(),
+                    crate::classify::combined::of(b).is_nan(),
                     d.name != "combined",
                     "the combined model runs only when it decides"
                 );
@@ -934,6 +1020,43 @@ mod tests {
             2
         );
         assert!(doc.figures.nbd >= 1, "the paragraph is content");
+    }
+
+    #[test]
+    fn blocks_and_the_document_have_languages() {
+        // An English article with German navigation: each long block says its own language,
+        // the short menu items have none and no say in the document's.
+        let html = "<html><body><ul><li>Startseite</li><li>Kontakt</li><li>Impressum</li></ul>\
+            <p>Willkommen auf unserer Seite, hier finden Sie alle Neuigkeiten des Vereins.</p>\
+            <p>The committee met on Tuesday to discuss the budget for the coming year, and \
+            agreed to fund the new library.</p><p>Members who could not attend will receive \
+            the minutes by post next week, together with the annual report.</p></body></html>";
+        let doc = analyze_html(html);
+        let langs: Vec<Option<&str>> = doc
+            .blocks
+            .iter()
+            .map(|b| b.language.map(|l| l.code))
+            .collect();
+        assert_eq!(
+            langs,
+            [None, None, None, Some("deu"), Some("eng"), Some("eng")]
+        );
+        let l = doc.language.unwrap();
+        assert_eq!((l.code, l.script), ("eng", Some("Latn")));
+        assert!(l.score > 0.5 && l.score <= 1.0, "{}", l.score);
+        // Only short blocks: they are read for the document.
+        let doc =
+            analyze_html("<html><body><p>Das Haus</p><p>ist schön und groß</p></body></html>");
+        assert!(doc.blocks.iter().all(|b| b.language.is_none()));
+        assert_eq!(doc.language.map(|l| l.code), Some("deu"));
+    }
+
+    #[test]
+    fn block_text_is_cut_before_a_word() {
+        assert_eq!(prefix_before_word("one two three", 9), "one two");
+        assert_eq!(prefix_before_word("one two", 9), "one two");
+        assert_eq!(prefix_before_word("abcdefgh", 4), "abcd");
+        assert_eq!(prefix_before_word("ééé", 3), "é");
     }
 
     #[test]

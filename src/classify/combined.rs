@@ -737,12 +737,11 @@ static GROUPS: [Group; 23] = [
     Group {
         names: || names(&["lang_english", "lang_own_mlp", "lang_unknown"]),
         values: |v, _, out| {
-            use whatlang::Lang::{Deu, Eng, Fra, Swe};
-            let lang = v.page.language;
+            let code = v.page.language.map(|l| l.code);
             out.extend([
-                flag(lang == Some(Eng)),
-                flag(matches!(lang, Some(Eng | Deu | Fra | Swe))),
-                flag(lang.is_none()),
+                flag(code == Some("eng")),
+                flag(matches!(code, Some("eng" | "deu" | "fra" | "swe"))),
+                flag(code.is_none()),
             ]);
         },
     },

@@ -22,7 +22,7 @@
 use std::any::Any;
 
 use super::{ModelError, Models};
-use crate::document::{Block, PageText};
+use crate::document::{Block, Language, PageText};
 
 /// A boilerplate detector: how it scores and decides. Its name and columns are constants of
 /// its module (above).
@@ -78,7 +78,7 @@ pub struct Page<'a> {
     /// The run's models.
     pub models: &'a Models,
     /// The page's identified language (`None` when no model needs it or none was found).
-    pub language: Option<whatlang::Lang>,
+    pub language: Option<&'a Language>,
     /// The page's regions ([`crate::document::Document::regions`]).
     pub regions: &'a [(u32, u32)],
     /// What the page says of itself outside its blocks.

@@ -15,7 +15,7 @@
 
 use std::borrow::Cow;
 
-use crate::document;
+use crate::document::{self, Language};
 use super::Block;
 use super::detector::{self, Column, Cut, Decision, Shown};
 use crate::html::cue;
@@ -210,80 +210,6 @@ pub fn stop_words(iso639_1: &str) -> Option<FxHashSet<&'static str>> {
     (!list.is_empty()).then_some(list)
 }
 
-/// whatlang's languages (ISO 639-3) with their ISO 639-1 codes.
-const ISO639_1: [(&str, &str); 70] = [
-    ("epo", "eo"),
-    ("eng", "en"),
-    ("rus", "ru"),
-    ("cmn", "zh"),
-    ("spa", "es"),
-    ("por", "pt"),
-    ("ita", "it"),
-    ("ben", "bn"),
-    ("fra", "fr"),
-    ("deu", "de"),
-    ("ukr", "uk"),
-    ("kat", "ka"),
-    ("ara", "ar"),
-    ("hin", "hi"),
-    ("jpn", "ja"),
-    ("heb", "he"),
-    ("yid", "yi"),
-    ("pol", "pl"),
-    ("amh", "am"),
-    ("jav", "jv"),
-    ("kor", "ko"),
-    ("nob", "no"),
-    ("dan", "da"),
-    ("swe", "sv"),
-    ("fin", "fi"),
-    ("tur", "tr"),
-    ("nld", "nl"),
-    ("hun", "hu"),
-    ("ces", "cs"),
-    ("ell", "el"),
-    ("bul", "bg"),
-    ("bel", "be"),
-    ("mar", "mr"),
-    ("kan", "kn"),
-    ("ron", "ro"),
-    ("slv", "sl"),
-    ("hrv", "hr"),
-    ("srp", "sr"),
-    ("mkd", "mk"),
-    ("lit", "lt"),
-    ("lav", "lv"),
-    ("est", "et"),
-    ("tam", "ta"),
-    ("vie", "vi"),
-    ("urd", "ur"),
-    ("tha", "th"),
-    ("guj", "gu"),
-    ("uzb", "uz"),
-    ("pan", "pa"),
-    ("aze", "az"),
-    ("ind", "id"),
-    ("tel", "te"),
-    ("pes", "fa"),
-    ("mal", "ml"),
-    ("ori", "or"),
-    ("mya", "my"),
-    ("nep", "ne"),
-    ("sin", "si"),
-    ("khm", "km"),
-    ("tuk", "tk"),
-    ("aka", "ak"),
-    ("zul", "zu"),
-    ("sna", "sn"),
-    ("afr", "af"),
-    ("lat", "la"),
-    ("slk", "sk"),
-    ("cat", "ca"),
-    ("tgl", "tl"),
-    ("hye", "hy"),
-    ("cym", "cy"),
-];
-
 /// The stop list jusText uses for a document.
 #[derive(Debug, Clone, Copy)]
 pub struct StopList {
@@ -311,21 +237,25 @@ impl StopList {
     }
 }
 
-/// The stop list for a document in `lang`: its language's list; English when the language is
-/// not identified (as for the MLP); empty when the crate has no list for the language.
-pub fn stop_words_for(lang: Option<whatlang::Lang>) -> StopList {
+/// The stop list for a document in `lang`: its language's list (by its ISO 639-1 code);
+/// English when the language is not identified (as for the MLP); empty when the crate has no
+/// list for the language.
+pub fn stop_words_for(lang: Option<&Language>) -> StopList {
     use std::collections::HashMap;
     use std::sync::LazyLock;
     static LISTS: LazyLock<HashMap<&'static str, FxHashSet<&'static str>>> = LazyLock::new(|| {
-        ISO639_1
+        crate::lid::labels::ISO639_1_TO_3
             .iter()
-            .filter_map(|&(l3, l1)| Some((l3, stop_words(l1)?)))
+            .filter_map(|&(l1, _)| Some((l1, stop_words(l1)?)))
             .collect()
     });
     static EMPTY: LazyLock<FxHashSet<&'static str>> = LazyLock::new(FxHashSet::default);
-    let code = lang.map_or("eng", |l| l.code());
+    let code = match lang {
+        None => Some("en"),
+        Some(l) => l.iso639_1,
+    };
     StopList {
-        words: LISTS.get(code).unwrap_or(&EMPTY),
+        words: code.and_then(|c| LISTS.get(c)).unwrap_or(&EMPTY),
     }
 }
 
@@ -579,6 +509,18 @@ impl detector::Detector for Detector {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lid::labels::ISO639_1_TO_3;
+
+    /// A language identified with certainty, by its ISO 639-1 code.
+    fn language(iso639_1: &str) -> Language {
+        let l1 = ISO639_1_TO_3.iter().find(|(l1, _)| *l1 == iso639_1).unwrap();
+        Language {
+            code: l1.1,
+            iso639_1: Some(l1.0),
+            script: None,
+            score: 1.0,
+        }
+    }
 
     #[test]
     fn the_table_names_each_class_as_justext_does() {
@@ -689,7 +631,7 @@ mod tests {
         assert!((d - 5.0 / 11.0).abs() < 1e-9, "{d}");
         // No Thai entry is one word: Thai is classified as a language without a list.
         assert!(stop_words_lookup_has("th") && stop_words("th").is_none());
-        let th = stop_words_for(Some(whatlang::Lang::Tha));
+        let th = stop_words_for(Some(&language("th")));
         assert!(th.words().is_empty());
         // Lists without such characters are the crate's.
         for l in ["en", "de", "ko"] {
@@ -722,9 +664,9 @@ mod tests {
         }
         assert_eq!(ascii_stop_words(long.as_bytes(), &stop), (3, 2));
         // Words longer than the ASCII path's buffer are never stop words.
-        let lists: Vec<_> = ISO639_1
+        let lists: Vec<_> = ISO639_1_TO_3
             .iter()
-            .filter_map(|(_, l1)| stop_words(l1))
+            .filter_map(|(l1, _)| stop_words(l1))
             .collect();
         assert!(lists.len() > 20);
         assert!(lists.iter().flatten().all(|w| w.len() <= 64));
@@ -732,26 +674,28 @@ mod tests {
 
     #[test]
     fn stop_list_by_identified_language() {
-        use whatlang::Lang;
-        let de = stop_words_for(Some(Lang::Deu));
+        let de = stop_words_for(Some(&language("de")));
         assert!(de.words().contains("und") && !de.words().contains("the"));
         // Unidentified: English, as for the MLP.
         assert!(stop_words_for(None).words().contains("the"));
-        let with_lists = ISO639_1
+        let with_lists = ISO639_1_TO_3
             .iter()
-            .filter(|(l3, _)| {
-                let lang = Lang::from_code(*l3).expect("whatlang knows the code");
-                !stop_words_for(Some(lang)).words().is_empty()
-            })
+            .filter(|(l1, _)| !stop_words_for(Some(&language(l1))).words().is_empty())
             .count();
-        assert!(with_lists >= 40, "{with_lists} languages with stop words");
-        // A language without a list: length and links alone (both thresholds 0).
-        let none = ISO639_1
+        assert!(with_lists >= 50, "{with_lists} languages with stop words");
+        // A language without an ISO 639-1 code, or without a list: length and links alone
+        // (both thresholds 0).
+        let no_code = Language {
+            iso639_1: None,
+            ..language("de")
+        };
+        assert!(stop_words_for(Some(&no_code)).words().is_empty());
+        let none = ISO639_1_TO_3
             .iter()
-            .map(|(l3, _)| Lang::from_code(*l3).unwrap())
-            .find(|&l| stop_words_for(Some(l)).words().is_empty())
+            .map(|(l1, _)| language(l1))
+            .find(|l| stop_words_for(Some(l)).words().is_empty())
             .expect("some language has no list");
-        let p = stop_words_for(Some(none)).params(Params::default());
+        let p = stop_words_for(Some(&none)).params(Params::default());
         assert_eq!((p.stopwords_low, p.stopwords_high), (0.0, 0.0));
         assert_eq!(de.params(Params::default()), Params::default());
     }

@@ -38,6 +38,9 @@ use ngram::NgramModel;
 use quality::Profiles;
 pub use registry::Scorer;
 
+use crate::document::Language;
+use crate::lid::{self, Identifier};
+
 /// The languages with a built-in MLP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ModelLang {
@@ -71,13 +74,10 @@ impl ModelLang {
     }
 
     /// The model for an identified language: its own where there is one, English otherwise.
-    pub fn for_language(lang: Option<whatlang::Lang>) -> ModelLang {
-        match lang {
-            Some(whatlang::Lang::Deu) => ModelLang::De,
-            Some(whatlang::Lang::Fra) => ModelLang::Fr,
-            Some(whatlang::Lang::Swe) => ModelLang::Sv,
-            _ => ModelLang::En,
-        }
+    pub fn for_language(lang: Option<&Language>) -> ModelLang {
+        lang.and_then(|l| l.iso639_1)
+            .and_then(ModelLang::from_code)
+            .unwrap_or(ModelLang::En)
     }
 
     fn builtin_text(self) -> &'static str {
@@ -107,6 +107,8 @@ const COMBINED_FIRST: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/combined
 const COMBINED_SECOND: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/combined-second.bin"));
 /// The built-in markup model, gzipped text.
 const MARKUP: &[u8] = include_bytes!("../../models/markup.words.gz");
+/// fastText's language identification model lid.176, quantised (see `docs/models.md`).
+const LID176: &[u8] = include_bytes!("../../models/lid.176.ftz");
 
 /// A file's bytes as text, gunzipped when they are gzipped.
 pub fn model_text(bytes: &[u8]) -> Result<String, ModelError> {
@@ -251,6 +253,9 @@ pub struct Models {
     markup: markup::MarkupModel,
     /// The model files read ([`Models::set_file`]), each with what it declared.
     files: Vec<(&'static ModelFile, Arc<dyn Any + Send + Sync>)>,
+    /// The language identifier: the built-in one, made on first use, or a model file's
+    /// ([`Models::set_lid_model`]).
+    lid: Arc<OnceLock<Identifier>>,
     checksum: Checksum,
 }
 
@@ -289,6 +294,7 @@ impl Models {
         covers.push(profiles.text().as_bytes().to_vec().into());
         covers.push(COMBINED.into());
         covers.push(MARKUP.into());
+        covers.push(LID176.into());
         let stage = |bytes| Gbt::from_static(bytes).expect("built-in models are valid (tested)");
         Models {
             mlps,
@@ -306,6 +312,7 @@ impl Models {
                 .and_then(|t| markup::MarkupModel::parse(&t))
                 .expect("built-in models are valid (tested)"),
             files: Vec::new(),
+            lid: Arc::new(OnceLock::new()),
             checksum: Checksum {
                 covers,
                 changes: Vec::new(),
@@ -373,17 +380,31 @@ impl Models {
         Models::new(LangChoice::Auto, NgramChoice::Auto)
     }
 
-    /// Whether the document's language must be identified: to choose the MLP or the n-gram
-    /// model, or because the combined model decides (its features read the language).
-    pub fn needs_language(&self) -> bool {
-        self.lang == LangChoice::Auto
-            || self.ngram == NgramChoice::Auto
-            || self.scorer == Scorer::combined()
+    /// Identify languages with a fastText model file (`--lid-model`: OpenLID's, GlotLID's, …)
+    /// instead of the built-in identifier; its bytes go into the checksum.
+    pub fn set_lid_model(&mut self, bytes: &[u8]) -> Result<(), ModelError> {
+        let model = lid::fasttext::Model::from_bytes(bytes).map_err(ModelError)?;
+        if model.num_labels() == 0 {
+            return Err(ModelError("a fastText model without labels".into()));
+        }
+        self.rehash(bytes);
+        self.lid = Arc::new(OnceLock::from(Identifier::new(model, None)));
+        Ok(())
+    }
+
+    /// The language identifier ([`crate::lid`]): lid.176 with its script rules, or a model
+    /// file's.
+    pub fn identifier(&self) -> &Identifier {
+        self.lid.get_or_init(|| {
+            let model = lid::fasttext::Model::from_bytes(LID176)
+                .expect("the built-in models are valid (tested)");
+            Identifier::new(model, None)
+        })
     }
 
     /// The MLP for a document in `lang` (the identified language, if any), and which built-in
     /// model it is (`None` for a model file, which replaces every language's).
-    pub fn mlp(&self, lang: Option<whatlang::Lang>) -> (Option<ModelLang>, &Mlp) {
+    pub fn mlp(&self, lang: Option<&Language>) -> (Option<ModelLang>, &Mlp) {
         if let Some(m) = self.file(&mlp::MODEL_FILE) {
             return (None, m);
         }
@@ -416,7 +437,7 @@ impl Models {
     }
 
     /// The n-gram model for a document in `lang`, if n-gram scoring is on.
-    pub fn ngram(&self, lang: Option<whatlang::Lang>) -> Option<&NgramModel> {
+    pub fn ngram(&self, lang: Option<&Language>) -> Option<&NgramModel> {
         if let Some(m) = self.ngram_file() {
             return Some(m);
         }
@@ -424,57 +445,44 @@ impl Models {
             NgramChoice::Off => None,
             NgramChoice::Standard => self.standard.as_ref(),
             NgramChoice::NonLexical => self.non_lexical.as_ref(),
-            NgramChoice::Auto if lang == Some(whatlang::Lang::Eng) => self.standard.as_ref(),
+            NgramChoice::Auto if lang.is_some_and(|l| l.code == "eng") => self.standard.as_ref(),
             NgramChoice::Auto => self.non_lexical.as_ref().or(self.standard.as_ref()),
         }
         .map(LazyNgram::get)
     }
 }
 
-/// Identify a document's language from its block texts: the longer blocks first (they are
-/// more often running text), at most `MAX_LANG_BYTES` of text. `None` unless whatlang is sure.
-pub fn identify_language<'a>(blocks: impl Iterator<Item = &'a str>) -> Option<whatlang::Lang> {
-    const MAX_LANG_BYTES: usize = 1024;
-    let mut texts: Vec<&str> = blocks.filter(|t| t.len() >= 20).collect();
-    // Stable sort: ties keep document order, so the choice is deterministic.
-    texts.sort_by_key(|t| std::cmp::Reverse(t.len()));
-    let mut sample = String::new();
-    for t in texts {
-        if sample.len() >= MAX_LANG_BYTES {
-            break;
-        }
-        let end = t.floor_char_boundary((MAX_LANG_BYTES - sample.len()).min(t.len()));
-        sample.push_str(&t[..end]);
-        sample.push('\n');
-    }
-    if sample.len() < 40 {
-        return None; // too little text to be sure of anything
-    }
-    let info = whatlang::detect(&sample)?;
-    info.is_reliable().then(|| info.lang())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A language identified with certainty.
+    fn lang(code: &'static str, iso639_1: &'static str) -> Language {
+        Language {
+            code,
+            iso639_1: Some(iso639_1),
+            script: Some("Latn"),
+            score: 1.0,
+        }
+    }
 
     #[test]
     fn builtin_models_load() {
         let m = Models::builtin();
         for l in ModelLang::ALL {
-            let (got, mlp) = m.mlp(match l {
-                ModelLang::En => Some(whatlang::Lang::Eng),
-                ModelLang::De => Some(whatlang::Lang::Deu),
-                ModelLang::Fr => Some(whatlang::Lang::Fra),
-                ModelLang::Sv => Some(whatlang::Lang::Swe),
-            });
+            let (got, mlp) = m.mlp(Some(&match l {
+                ModelLang::En => lang("eng", "en"),
+                ModelLang::De => lang("deu", "de"),
+                ModelLang::Fr => lang("fra", "fr"),
+                ModelLang::Sv => lang("swe", "sv"),
+            }));
             assert_eq!((got, mlp.inputs, mlp.hidden), (Some(l), 37, 18));
         }
-        assert_eq!(m.mlp(Some(whatlang::Lang::Jpn)).0, Some(ModelLang::En));
+        assert_eq!(m.mlp(Some(&lang("jpn", "ja"))).0, Some(ModelLang::En));
         assert_eq!(m.mlp(None).0, Some(ModelLang::En));
-        let std = m.ngram(Some(whatlang::Lang::Eng)).unwrap();
+        let std = m.ngram(Some(&lang("eng", "en"))).unwrap();
         assert_eq!(std.params, ngram::Params::STANDARD);
-        let nl = m.ngram(Some(whatlang::Lang::Deu)).unwrap();
+        let nl = m.ngram(Some(&lang("deu", "de"))).unwrap();
         assert_eq!(nl.params, ngram::Params::NON_LEXICAL);
         assert_eq!(m.combined().first.features, combined::N_FEATURES);
         assert!(m.markup().weight("sidebar").is_some_and(|w| w < 0.0));
@@ -511,14 +519,14 @@ mod tests {
     #[test]
     fn fixed_language_and_checksums() {
         let fixed = Models::new(LangChoice::Fixed(ModelLang::Sv), NgramChoice::Off);
-        assert_eq!(fixed.mlp(Some(whatlang::Lang::Eng)).0, Some(ModelLang::Sv));
+        assert_eq!(fixed.mlp(Some(&lang("eng", "en"))).0, Some(ModelLang::Sv));
         let en = ModelLang::En.builtin_text().as_bytes();
         let mut custom = Models::new(LangChoice::Auto, NgramChoice::Off);
         let file = &mlp::MODEL_FILE;
         custom.set_file(file, (file.load)(en).unwrap(), en);
-        assert_eq!(custom.mlp(Some(whatlang::Lang::Deu)).0, None);
+        assert_eq!(custom.mlp(Some(&lang("deu", "de"))).0, None);
         assert_ne!(custom.checksum(), fixed.checksum());
-        assert!(fixed.ngram(Some(whatlang::Lang::Eng)).is_none());
+        assert!(fixed.ngram(Some(&lang("eng", "en"))).is_none());
         assert_ne!(fixed.checksum(), Models::builtin().checksum());
     }
 
@@ -528,14 +536,35 @@ mod tests {
                   der erneuerbaren Energien deutlich zu erhöhen, wie ein Sprecher mitteilte.";
         let sv = "Regeringen meddelade på onsdagen att stödet till förnybar energi ska öka \
                   kraftigt under de kommande åren, enligt ett pressmeddelande.";
+        let id = Models::builtin();
+        let id = id.identifier();
+        let g = id.identify(de).unwrap();
         assert_eq!(
-            identify_language([de, "Home"].into_iter()),
-            Some(whatlang::Lang::Deu)
+            (g.iso639_3, g.iso639_1, g.script),
+            ("deu", Some("de"), Some("Latn"))
         );
+        assert!(g.score > 0.9, "{}", g.score);
+        assert_eq!(id.identify(sv).unwrap().iso639_3, "swe");
+        assert!(
+            id.identify("12 345 !!").is_none(),
+            "no letters, no language"
+        );
+        assert!(id.num_languages() >= 150);
+    }
+
+    #[test]
+    fn a_lid_model_file_replaces_the_identifier() {
+        let mut m = Models::builtin();
+        let before = m.checksum().to_string();
+        assert!(m.set_lid_model(b"not a fastText model").is_err());
+        m.set_lid_model(LID176).unwrap();
+        assert_ne!(m.checksum(), before, "the file is in the checksum");
         assert_eq!(
-            identify_language([sv].into_iter()),
-            Some(whatlang::Lang::Swe)
+            m.identifier()
+                .identify("Das ist ein Haus.")
+                .unwrap()
+                .iso639_3,
+            "deu"
         );
-        assert_eq!(identify_language(["ok"].into_iter()), None);
     }
 }

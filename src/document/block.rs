@@ -1,7 +1,7 @@
 //! The block every detector scores: its text in the forms the writers and the scorers read,
 //! its features and cues, and its score table.
 
-use super::{Kind, Scores};
+use super::{Kind, Language, Scores};
 
 /// Number of texrex's block features.
 pub const N_FEATURES: usize = 37;
@@ -72,6 +72,9 @@ pub struct Block {
     pub chars: usize,
     /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
     pub dup_of: Option<usize>,
+    /// Its own identified language, when it has enough letters
+    /// ([`crate::analyze::BLOCK_LANGUAGE_LETTERS`]).
+    pub language: Option<Language>,
 }
 
 impl Block {

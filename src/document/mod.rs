@@ -10,6 +10,7 @@ use md5::{Digest, Md5};
 
 mod block;
 mod kind;
+mod language;
 mod metadata;
 mod page;
 pub mod page_text;
@@ -17,6 +18,7 @@ mod scores;
 
 pub use block::{Block, Features, N_FEATURES, WordStats, bpc};
 pub use kind::Kind;
+pub use language::Language;
 pub use metadata::Metadata;
 pub use page::{Cap, Doctype, Evidence};
 pub use page_text::PageText;
@@ -88,8 +90,8 @@ pub struct Document {
     pub host: String,
     /// The host's last label (empty for an IP address).
     pub tld: String,
-    /// The identified language, when identification ran and was reliable.
-    pub language: Option<whatlang::Lang>,
+    /// The identified language of its blocks' text together (`None`: no letters).
+    pub language: Option<Language>,
     /// The language of the built-in MLP that scored the blocks, ISO 639-1 (`en`, `de`, `fr`,
     /// `sv`; `None`: a model file given with `--model`).
     pub model: Option<&'static str>,
@@ -149,7 +151,7 @@ impl Document {
 
     /// The identified language as an ISO 639-3 code, `unknown` without one.
     pub fn language_code(&self) -> &'static str {
-        language_code(self.language)
+        Language::code_of(self.language.as_ref())
     }
 }
 
@@ -163,11 +165,6 @@ pub fn content_text<'a>(content: impl IntoIterator<Item = &'a Block>) -> String 
         text.push_str(&b.text);
     }
     text
-}
-
-/// A language as an ISO 639-3 code, `unknown` for none (the writers' `language`).
-pub fn language_code(lang: Option<whatlang::Lang>) -> &'static str {
-    lang.map_or("unknown", |l| l.code())
 }
 
 /// How a link's host relates to the document's (texrex's names).

@@ -5,10 +5,10 @@
 /// and the language cowrex identified for it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageText {
-    /// The identified language ([`crate::classify::identify_language`]), which says which
-    /// models the language-bound detectors used (texrex's MLP of en/de/fr/sv or English's,
+    /// The document's identified language ([`crate::document::Document::language`]), which
+    /// says which models the language-bound detectors used (texrex's MLP of en/de/fr/sv or English's,
     /// NCleaner's standard model for English or the non-lexical one).
-    pub language: Option<whatlang::Lang>,
+    pub language: Option<super::Language>,
     /// The page's title: `og:title`, else `<title>`.
     pub title: String,
     /// The body of the page's structured data: JSON-LD `articleBody`, `text` and `reviewBody`.

@@ -1016,7 +1016,7 @@ pub fn cross_validate_ngram(
                     continue;
                 };
                 if !models
-                    .ngram(d.language)
+                    .ngram(d.language.as_ref())
                     .is_some_and(|m| std::ptr::eq(m, loaded))
                 {
                     continue; // scored by the other model

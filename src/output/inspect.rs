@@ -165,8 +165,13 @@ pub fn page(doc: &Document, gold: Option<&str>, model: Option<&combined::Model>)
         &mut out,
         "language",
         &format!(
-            "{} (declared: {})",
+            "{}{} (declared: {})",
             doc.language_code(),
+            doc.language.map_or(String::new(), |l| format!(
+                " {}, score {:.2}",
+                l.script.unwrap_or("–"),
+                l.score
+            )),
             m.declared_language.as_deref().unwrap_or("–")
         ),
     );
@@ -280,7 +285,10 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &
     // The detectors' values as `name=value|…`, made a table when opened (a table per block
     // would make a long page's document several times larger).
     out.push_str(" · <details data-s=\"");
-    for (name, score) in super::block_scores(b).chain(super::kind_fields(b.kind)) {
+    let fields = super::block_scores(b)
+        .chain(super::kind_fields(b.kind))
+        .chain(super::block_language(b));
+    for (name, score) in fields {
         out.push_str(name);
         out.push('=');
         esc(out, &score.text());

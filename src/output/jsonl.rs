@@ -1,11 +1,11 @@
 //! JSON lines: one document per line, for datatrove, dolma and similar tools.
 //!
 //! ```text
-//! {"id":"…","url":"…","language":"eng","text":"…","title":"…","author":"…","published":"…",
+//! {"id":"…","url":"…","language":"eng","language_script":"Latn","language_score":0.98,"text":"…","title":"…","author":"…","published":"…",
 //!  "modified":"…","sitename":"…","canonical":"…","description":"…","declared_language":"…","host":"…","tld":"…",
 //!  "bdv":3.2,"bdc":"c","nbc":812,"nbcprop":0.41,"nbd":3,"nbdprop":0.2,"avgbpc":0.5,"avgbpd":0.7,"bpt":0.62,
 //!  "blocks":[{"idx":0,"bpv":0.93,"bpc":"j","ngram":-1.2,"kind":"li","list":"ul","depth":1,"text":"Home"},
-//!            {"idx":4,"bpv":0.02,"bpc":"a","kind":"p","dup_of":1,"text":"…"}],
+//!            {"idx":4,"bpv":0.02,"bpc":"a","kind":"p","language":"eng","language_score":0.99,"dup_of":1,"text":"…"}],
 //!  "provenance":{"warc_file":"…","warc_record_id":"…","warc_date":"…","offset":0,"length":1234,
 //!                "ip":"…","http_date":"…","last_modified":"…","charset":"UTF-8","doctype":"HTML5"}}
 //! ```
@@ -18,14 +18,20 @@ use serde::Serialize;
 
 use crate::analyze::DupBlocks;
 use crate::classify::quality;
-use crate::document::{Document, language_code};
+use crate::document::{Document, Language};
 use crate::output::xml::bpc;
 
 #[derive(Serialize)]
 struct Line<'a> {
     id: &'a str,
     url: &'a str,
+    /// ISO 639-3, `unknown` for a document without letters.
     language: &'a str,
+    /// ISO 15924.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    language_script: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    language_score: Option<f64>,
     text: String,
     /// The headline and the rest of [`crate::document::Metadata`], each left out when unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +80,9 @@ struct BlockLine<'a> {
     /// Its kind ([`super::kind_fields`]).
     #[serde(flatten)]
     kind: serde_json::Map<String, serde_json::Value>,
+    /// Its own language ([`super::block_language`]).
+    #[serde(flatten)]
+    language: serde_json::Map<String, serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dup_of: Option<usize>,
     text: &'a str,
@@ -120,7 +129,9 @@ pub fn write_doc(
     let line = Line {
         id: &doc.id,
         url: &m.url,
-        language: language_code(doc.language),
+        language: Language::code_of(doc.language.as_ref()),
+        language_script: doc.language.and_then(|l| l.script),
+        language_score: doc.language.as_ref().map(super::language_score),
         text: doc.text(),
         title: md.title.as_deref(),
         author: md.author.as_deref(),
@@ -154,6 +165,9 @@ pub fn write_doc(
                     .map(|(k, v)| (k.to_string(), v.json()))
                     .collect(),
                 kind: super::kind_fields(b.kind)
+                    .map(|(k, v)| (k.to_string(), v.json()))
+                    .collect(),
+                language: super::block_language(b)
                     .map(|(k, v)| (k.to_string(), v.json()))
                     .collect(),
                 dup_of: b.dup_of,

@@ -17,8 +17,8 @@ use std::sync::LazyLock;
 use crate::classify::detector::{Column, Shown};
 use crate::classify::registry;
 use crate::document;
-use crate::document::Block;
 use crate::document::Kind;
+use crate::document::{Block, Language};
 use number::write_general;
 
 /// One scorer's result for a block, as the writers print it.
@@ -87,6 +87,22 @@ static SHOWN: LazyLock<Vec<(&Column, document::Cols, usize)>> =
 /// The names of every score [`block_scores`] may give, in its order.
 pub fn score_names() -> impl Iterator<Item = &'static str> {
     SHOWN.iter().map(|(c, _, _)| c.name)
+}
+
+/// A language identification's score as the writers print it: four decimal places.
+pub fn language_score(language: &Language) -> f64 {
+    (f64::from(language.score) * 1e4).round() / 1e4
+}
+
+/// A block's own language by the names the writers use: `language` (ISO 639-3) and
+/// `language_score` (XML and VRT: `language-score`), for a block with enough letters.
+pub fn block_language(b: &Block) -> impl Iterator<Item = (&'static str, Score)> {
+    b.language.into_iter().flat_map(|l| {
+        [
+            ("language", Score::Text(l.code)),
+            ("language_score", Score::Num(language_score(&l))),
+        ]
+    })
 }
 
 /// A block's kind by the names the writers use: `kind` ([`Kind::name`]), and `list` (`ol` or

@@ -43,6 +43,10 @@ pub struct FileStats {
     pub charsets: BTreeMap<String, u64>,
     /// Written documents by identified language (ISO 639-3, `unknown`).
     pub languages: BTreeMap<String, u64>,
+    /// With `--split-by`: written documents by the part of the outputs they went to (a
+    /// language's ISO 639-3 code, or `und`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub parts: BTreeMap<String, u64>,
     /// Written documents by the MLP that scored them (`en`, `de`, `fr`, `sv`, or `custom` for
     /// `--model`).
     pub models: BTreeMap<String, u64>,

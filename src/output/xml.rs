@@ -18,7 +18,8 @@
 //! XML-illegal characters.
 //!
 //! The same writer makes VRT (CWB's vertical format): the same lines, with every text line
-//! replaced by its tokens, one per line (Unicode word boundaries, UAX #29).
+//! replaced by its tokens, one per line (Unicode word boundaries, UAX #29), and a block's
+//! tokens in `<s>` elements, one per sentence ([`crate::sentences`]).
 
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -26,7 +27,7 @@ use super::number::{format_general, write_general};
 use crate::analyze::DupBlocks;
 use crate::classify::quality;
 pub use crate::document::bpc;
-use crate::document::{Document, language_code};
+use crate::document::{Document, Language};
 use std::io::Write;
 
 /// Which of the two line formats.
@@ -45,15 +46,34 @@ fn text_lines(out: &mut Vec<u8>, text: &str, lines: Lines) {
             escape_into(out, text);
             out.push(b'\n');
         }
-        Lines::Vrt => {
-            for tok in text.split_word_bounds() {
-                if tok.chars().all(char::is_whitespace) {
-                    continue;
-                }
-                escape_into(out, tok);
-                out.push(b'\n');
-            }
+        Lines::Vrt => tokens(out, text),
+    }
+}
+
+/// Append the tokens of `text`, one per line (Unicode word boundaries, UAX #29).
+fn tokens(out: &mut Vec<u8>, text: &str) {
+    for tok in text.split_word_bounds() {
+        if tok.chars().all(char::is_whitespace) {
+            continue;
         }
+        escape_into(out, tok);
+        out.push(b'\n');
+    }
+}
+
+/// Append a block's text: a line (XML), or its sentences as `<s>` elements of a token per line
+/// (VRT), with the abbreviations of the language `iso639_1` ([`crate::sentences`]).
+fn block_lines(out: &mut Vec<u8>, text: &str, lines: Lines, iso639_1: Option<&str>) {
+    if lines == Lines::Xml {
+        return text_lines(out, text, lines);
+    }
+    for s in crate::sentences::sentences(text, iso639_1) {
+        if s.trim().is_empty() {
+            continue;
+        }
+        out.extend_from_slice(b"<s>\n");
+        tokens(out, s);
+        out.extend_from_slice(b"</s>\n");
     }
 }
 
@@ -166,7 +186,18 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
             &doc.tld
         },
     );
-    attr(out, "language", language_code(doc.language));
+    attr(out, "language", Language::code_of(doc.language.as_ref()));
+    attr(
+        out,
+        "language-script",
+        doc.language.and_then(|l| l.script).unwrap_or(""),
+    );
+    let score = doc.language.as_ref().map(super::language_score);
+    attr(
+        out,
+        "language-score",
+        &score.map(format_general).unwrap_or_default(),
+    );
     attr(out, "bpt", &format_general(doc.threshold as f64));
     attr(out, "date", opt(&doc.meta.http_date));
     attr(out, "last-modified", opt(&doc.meta.last_modified));
@@ -229,15 +260,25 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
         out.extend_from_slice(b"\" bpv=\"");
         write_general(out, b.bpv as f64);
         out.push(b'"');
-        for (name, score) in super::block_scores(b).chain(super::kind_fields(b.kind)) {
+        let fields = super::block_scores(b)
+            .chain(super::kind_fields(b.kind))
+            .chain(super::block_language(b));
+        for (name, score) in fields {
             out.push(b' ');
+            // XML's names of two words have a hyphen.
+            let name = if name == "language_score" {
+                "language-score"
+            } else {
+                name
+            };
             out.extend_from_slice(name.as_bytes());
             out.extend_from_slice(b"=\"");
             score.write_into(out);
             out.push(b'"');
         }
         out.extend_from_slice(b">\n");
-        text_lines(out, &b.text, lines);
+        let language = b.language.or(doc.language).and_then(|l| l.iso639_1);
+        block_lines(out, &b.text, lines, language);
         out.extend_from_slice(b"</div>\n");
     }
     out.extend_from_slice(b"</doc>\n");

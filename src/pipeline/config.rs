@@ -10,6 +10,7 @@ use super::dups::ExactDups;
 use super::progress::Progress;
 use crate::analyze::Config;
 use crate::digest::hex;
+use crate::document::Document;
 use crate::stop::Stop;
 use crate::warc::{Location, Retry};
 
@@ -43,6 +44,9 @@ pub struct RunConfig {
     pub formats: Formats,
     /// What happens to a document whose text equals an earlier document's of its input file.
     pub exact_dups: ExactDups,
+    /// Documents go to corpus files of their part (`--split-by`), each part's in a directory
+    /// of its own.
+    pub split: Option<Split>,
     /// Retries of http(s) inputs.
     #[serde(skip)]
     pub retry: Retry,
@@ -50,6 +54,31 @@ pub struct RunConfig {
     /// ends ([`crate::stop`]).
     #[serde(skip)]
     pub stop: Stop,
+}
+
+/// How a run's documents are split into corpora of their own (`--split-by`), as the COW
+/// corpora and FineWeb-2 are built one per language.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub enum Split {
+    /// By language: a document goes to the directory of its language's ISO 639-3 code
+    /// (`deu/S.xml.gz`), or to `und` without a language or with a language score below
+    /// `min_score`.
+    Language {
+        /// The least language score of a document that is not `und`.
+        min_score: f32,
+    },
+}
+
+impl Split {
+    /// The part `doc` goes to.
+    pub fn part(&self, doc: &Document) -> &'static str {
+        match *self {
+            Split::Language { min_score } => doc
+                .language
+                .filter(|l| l.score >= min_score)
+                .map_or("und", |l| l.code),
+        }
+    }
 }
 
 /// Corpus formats to write (at least one).
@@ -106,7 +135,7 @@ pub(crate) fn stem(name: &str) -> &str {
 /// resumed run redoes its inputs.
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let settings = serde_json::to_string(cfg).expect("settings serialise");
-    let s = format!("v10 {settings} model={model_checksum}");
+    let s = format!("v11 {settings} model={model_checksum}");
     hex(&Md5::digest(s.as_bytes()))
 }
 #[cfg(test)]
@@ -129,6 +158,7 @@ mod tests {
                 vrt: false,
             },
             exact_dups: ExactDups::default(),
+            split: None,
             retry: Retry::default(),
             stop: Stop::new(),
         }
@@ -148,7 +178,7 @@ mod tests {
     #[test]
     fn the_configuration_hash_covers_every_setting_that_changes_the_output() {
         type Change = fn(&mut RunConfig);
-        let changes: [Change; 23] = [
+        let changes: [Change; 24] = [
             |c| c.doc.threshold = Some(0.5),
             |c| c.doc.favor = crate::classify::Favor::Precision,
             |c| c.doc.limits.max_depth += 1,
@@ -172,6 +202,7 @@ mod tests {
             |c| c.formats.jsonl = true,
             |c| c.formats.vrt = true,
             |c| c.exact_dups = ExactDups::Skip,
+            |c| c.split = Some(Split::Language { min_score: 0.65 }),
         ];
         let base = settings();
         let serialised = serde_json::to_value(&base).unwrap();
@@ -183,6 +214,11 @@ mod tests {
         let hash = config_hash(&base, "m");
         assert_eq!(hash, config_hash(&settings(), "m"), "deterministic");
         assert_ne!(hash, config_hash(&base, "n"), "the models count");
+        let split = |min_score| RunConfig {
+            split: Some(Split::Language { min_score }),
+            ..settings()
+        };
+        assert_ne!(config_hash(&split(0.5), "m"), config_hash(&split(0.6), "m"));
         let mut seen = std::collections::HashSet::from([hash.clone()]);
         for (i, change) in changes.iter().enumerate() {
             let mut c = settings();

@@ -1,7 +1,8 @@
-//! The output files of one input: gzip files written under temporary names ([`GzOut`], all
-//! of an input's in [`FileOut`]) and renamed once complete, `S.stats.json`, and `S.done.json`,
+//! The output files of one input: gzip files written under temporary names ([`GzOut`], an
+//! input's corpus in a [`Corpus`], one per part with a [`Split`], all of them in [`FileOut`]) and renamed once complete, `S.stats.json`, and `S.done.json`,
 //! written last, which tells a rerun the input is done ([`done_path`], [`is_done`]).
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -65,10 +66,8 @@ impl GzOut {
     }
 }
 
-/// Output files of one input.
-pub(super) struct FileOut {
-    /// The name of the input's output files before their extension (`S` of `S.xml.gz`).
-    pub stem: String,
+/// The corpus files of one input, or of one part of it ([`Split`]): `PART/S.xml.gz`, ….
+pub(super) struct Corpus {
     /// The XML corpus file (`S.xml.gz`), if asked for.
     pub xml: Option<GzOut>,
     /// The JSONL corpus file (`S.jsonl.gz`), if asked for.
@@ -81,11 +80,11 @@ pub(super) struct FileOut {
     pub links: Option<GzOut>,
 }
 
-impl FileOut {
-    /// Create the temporary output files of `input`, for the formats of `cfg`.
-    pub(super) fn create(cfg: &RunConfig, input: &Input) -> io::Result<FileOut> {
+impl Corpus {
+    /// Create the temporary files of `input`'s corpus under `dir`, for the formats of `cfg`.
+    fn create(cfg: &RunConfig, dir: &Path, input: &Input) -> io::Result<Corpus> {
         // A manifest's inputs mirror their relative path under the output directory.
-        if let Some(parent) = cfg.out_dir.join(&input.stem).parent() {
+        if let Some(parent) = dir.join(&input.stem).parent() {
             fs::create_dir_all(parent)?;
         }
         let open = |on: bool, ext: &str| -> io::Result<Option<GzOut>> {
@@ -96,11 +95,10 @@ impl FileOut {
             } else {
                 cfg.compression
             };
-            on.then(|| GzOut::create(&cfg.out_dir, format!("{}.{ext}.gz", input.stem), level))
+            on.then(|| GzOut::create(dir, format!("{}.{ext}.gz", input.stem), level))
                 .transpose()
         };
-        Ok(FileOut {
-            stem: input.stem.clone(),
+        Ok(Corpus {
             xml: open(cfg.formats.xml, "xml")?,
             jsonl: open(cfg.formats.jsonl, "jsonl")?,
             vrt: open(cfg.formats.vrt, "vrt")?,
@@ -109,20 +107,78 @@ impl FileOut {
         })
     }
 
+    /// Its gzip files still open, taken out of `self`.
+    fn files(&mut self) -> impl Iterator<Item = GzOut> {
+        [
+            self.xml.take(),
+            self.jsonl.take(),
+            self.vrt.take(),
+            self.shingles.take(),
+            self.links.take(),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+/// Output files of one input: its corpus files, one set per part with `--split-by`, and its
+/// statistics and `S.done.json`.
+pub(super) struct FileOut {
+    /// The name of the input's output files before their extension (`S` of `S.xml.gz`).
+    pub stem: String,
+    input: Input,
+    /// The corpus files by part (`""` without a split; each part's in a directory of its
+    /// name), in the order of the parts' names.
+    parts: BTreeMap<&'static str, Corpus>,
+}
+
+impl FileOut {
+    /// Create the temporary output files of `input`, for the formats of `cfg`: its corpus
+    /// files now without a split, each part's at its first document with one.
+    pub(super) fn create(cfg: &RunConfig, input: &Input) -> io::Result<FileOut> {
+        let mut out = FileOut {
+            stem: input.stem.clone(),
+            input: input.clone(),
+            parts: BTreeMap::new(),
+        };
+        if cfg.split.is_none() {
+            out.part(cfg, "")?;
+        }
+        Ok(out)
+    }
+
+    /// The corpus files of part `name` (`""`: the input's own), created at the first call.
+    pub(super) fn part(&mut self, cfg: &RunConfig, name: &'static str) -> io::Result<&mut Corpus> {
+        if !self.parts.contains_key(name) {
+            let corpus = Corpus::create(cfg, &cfg.out_dir.join(name), &self.input)?;
+            self.parts.insert(name, corpus);
+        }
+        Ok(self.parts.get_mut(name).expect("inserted"))
+    }
+
     /// Remove the temporary files.
     pub(super) fn discard(&mut self) {
-        for o in self.outputs() {
-            drop(o.enc);
-            let _ = fs::remove_file(&o.tmp);
+        for c in self.parts.values_mut() {
+            for o in c.files() {
+                drop(o.enc);
+                let _ = fs::remove_file(&o.tmp);
+            }
         }
     }
 
     /// Give the gzip files still open their final names, then write `S.stats.json` of
-    /// `stats`; returns the names written, in that order.
+    /// `stats`; returns the names written (relative to `dir`), in that order.
     pub(super) fn publish(&mut self, dir: &Path, stats: &FileStats) -> io::Result<Vec<String>> {
         let mut outputs = Vec::new();
-        for o in self.outputs() {
-            outputs.push(o.finish(dir)?);
+        for (part, c) in &mut self.parts {
+            for o in c.files() {
+                let name = o.finish(&dir.join(part))?;
+                outputs.push(if part.is_empty() {
+                    name
+                } else {
+                    format!("{part}/{name}")
+                });
+            }
         }
         let stats_name = format!("{}.stats.json", self.stem);
         publish(
@@ -159,19 +215,6 @@ impl FileOut {
             &format!("{}.done.json", self.stem),
             &serde_json::to_vec_pretty(&done).map_err(io::Error::other)?,
         )
-    }
-
-    /// The gzip files still open, taken out of `self`.
-    fn outputs(&mut self) -> impl Iterator<Item = GzOut> {
-        [
-            self.xml.take(),
-            self.jsonl.take(),
-            self.vrt.take(),
-            self.shingles.take(),
-            self.links.take(),
-        ]
-        .into_iter()
-        .flatten()
     }
 }
 

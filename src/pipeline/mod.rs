@@ -47,7 +47,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use config::{Formats, Input, MAX_PAYLOAD, RunConfig, config_hash};
+pub use config::{Formats, Input, MAX_PAYLOAD, RunConfig, Split, config_hash};
 pub use dups::ExactDups;
 pub use files::{done_path, drop_done, is_done, tmp_path};
 pub use progress::{Progress, Snapshot};
@@ -83,7 +83,7 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
     fs::create_dir_all(&cfg.out_dir)?;
     let started = Instant::now();
     let inputs = Arc::new(cfg.inputs.clone());
-    let (doc, formats) = (cfg.doc, cfg.formats);
+    let (doc, formats, split) = (cfg.doc, cfg.formats, cfg.split);
     let mut running = start(
         Setup {
             inputs: Arc::clone(&inputs),
@@ -94,7 +94,7 @@ pub fn run(cfg: &RunConfig, models: Arc<Models>) -> io::Result<Summary> {
             retry: cfg.retry,
             stop: cfg.stop.clone(),
         },
-        move |d| render(&d, &doc, formats),
+        move |d| render(&d, &doc, formats, split),
     );
     let mut tally = Tally::new(inputs, cfg.exact_dups, Files::new(cfg, &model_sum));
     let mut progress = Reporter::new(cfg.progress.clone(), cfg.inputs.len());
@@ -151,6 +151,7 @@ mod tests {
                 vrt: false,
             },
             exact_dups: ExactDups::default(),
+            split: None,
             retry: Default::default(),
             stop: Stop::new(),
         };

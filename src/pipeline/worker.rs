@@ -108,7 +108,7 @@ impl Figures {
                 .evidence
                 .map_or("detected", crate::document::Evidence::name),
             malformed: doc.malformed,
-            language: crate::document::language_code(doc.language),
+            language: crate::document::Language::code_of(doc.language.as_ref()),
             model: doc.model.unwrap_or("custom"),
         }
     }

@@ -5,7 +5,7 @@
 
 use std::io;
 
-use super::config::{Formats, Input, RunConfig};
+use super::config::{Formats, Input, RunConfig, Split};
 use super::files::{FileOut, Rendered};
 use super::sink::{Failure, Sink};
 use crate::analyze::Config;
@@ -26,10 +26,18 @@ pub(super) struct Renders {
     pub shingles: Vec<u8>,
     /// Link lines.
     pub links: Vec<u8>,
+    /// The part of the input's outputs it goes to (`""` without a split).
+    pub part: &'static str,
 }
 
-/// Render `doc` in `formats`, with its shingle and link lines (on a worker thread).
-pub(super) fn render(doc: &Document, cfg: &Config, formats: Formats) -> Renders {
+/// Render `doc` in `formats`, with its shingle and link lines, for its part of the outputs
+/// (on a worker thread).
+pub(super) fn render(
+    doc: &Document,
+    cfg: &Config,
+    formats: Formats,
+    split: Option<Split>,
+) -> Renders {
     let lines = |l: xml::Lines| {
         let mut bytes = Vec::with_capacity(4096);
         let mark_at = xml::write_doc(&mut bytes, doc, l, cfg.dup_blocks);
@@ -55,6 +63,7 @@ pub(super) fn render(doc: &Document, cfg: &Config, formats: Formats) -> Renders 
         vrt,
         shingles,
         links,
+        part: split.map_or("", |s| s.part(doc)),
     }
 }
 
@@ -78,12 +87,6 @@ impl<'a> Files<'a> {
             hash: super::config_hash(cfg, model_sum),
             cur: None,
         }
-    }
-
-    fn out(&mut self) -> &mut FileOut {
-        self.cur
-            .as_mut()
-            .expect("documents come between start and end")
     }
 }
 
@@ -109,7 +112,14 @@ impl Sink for Files<'_> {
             ),
             None => (None, None),
         };
-        let out = self.out();
+        if !r.part.is_empty() {
+            FileStats::bump(&mut stats.parts, r.part, 1);
+        }
+        let out = self
+            .cur
+            .as_mut()
+            .expect("documents come between start and end")
+            .part(self.cfg, r.part)?;
         if let (Some(o), Some(r)) = (&mut out.xml, &r.xml) {
             o.write_doc(r, xml_mark.as_deref())?;
             stats.bytes.xml += (r.bytes.len() + xml_mark.as_ref().map_or(0, Vec::len)) as u64;

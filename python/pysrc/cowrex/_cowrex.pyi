@@ -37,6 +37,8 @@ class Options(TypedDict, total=False):
     """Combined model (from `cowrex train combined`) instead of the built-in one."""
     # End of the detectors' model files.
     profiles: Sequence[Union[str, os.PathLike[str]]]
+    lid_model: Union[str, os.PathLike[str]]
+    """A fastText language identification model (OpenLID's, GlotLID's) instead of the built-in identifier."""
     max_depth: int
     max_blocks: int
     max_work: int
@@ -86,6 +88,12 @@ class Block:
     def dup_of(self) -> Optional[int]:
         """``idx`` of an earlier block with the same text."""
     @property
+    def language(self) -> Optional[str]:
+        """ISO 639-3 code of the block's own identified language (blocks of 30 letters or more)."""
+    @property
+    def language_score(self) -> Optional[float]:
+        """How sure the block's identification is, 0–1."""
+    @property
     def mlp(self) -> float:
         """texrex's MLP score."""
     @property
@@ -110,7 +118,16 @@ class Document:
     def blocks(self) -> list[Block]: ...
     @property
     def language(self) -> Optional[str]:
-        """ISO 639-3 code of the identified language."""
+        """ISO 639-3 code of the identified language (``None``: no letters)."""
+    @property
+    def language_iso639_1(self) -> Optional[str]:
+        """ISO 639-1 code of the identified language, where it has one."""
+    @property
+    def language_script(self) -> Optional[str]:
+        """ISO 15924 script of the identified language (``Latn``, ``Cyrl``, ``Hans``)."""
+    @property
+    def language_score(self) -> Optional[float]:
+        """How sure the identification is, 0–1."""
     @property
     def title(self) -> Optional[str]:
         """The headline: the ``h1`` the page's metadata confirm, its JSON-LD headline, ``og:title`` or ``<title>`` without the site name."""

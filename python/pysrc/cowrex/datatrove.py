@@ -7,7 +7,12 @@
     pipeline = [WarcReader("crawl/"), CowrexExtractor(keep_blocks=True), JsonlWriter("out/")]
 
 ``CowrexExtractor`` replaces each document's HTML (its ``text``) by cowrex's content text; a
-document without content is dropped. With ``keep_blocks=True`` the document's ``metadata["cowrex"]`` holds
+document without content is dropped. Each document's ``metadata`` gets ``language``,
+``language_score`` and ``language_script`` as datatrove's ``LanguageFilter`` writes them (the
+language's ISO 639-1 code where it has one, as fastText's lid.176 labels it, else its ISO
+639-3 code), so that datatrove's filters after it (``LanguageFilter``, or a
+``LambdaFilter`` on ``language_score >= 0.65`` as FineWeb's) work unchanged. With
+``keep_blocks=True`` the document's ``metadata["cowrex"]`` holds
 cowrex's view of the page: ``language``, ``title``, ``bpt`` (the decision threshold), ``bdv``
 (badness) and ``blocks`` (every block as in cowrex's JSONL output: ``idx``, ``bpv``, ``bpc``,
 every scorer's value, ``dup_of`` and ``text``; a block is content when its ``bpv`` is at most
@@ -96,6 +101,7 @@ class CowrexExtractor(_CowrexOptions, BaseExtractor):
                     continue
                 self.stat_update("extracted")
                 doc.text = result.text
+                doc.metadata.update(language_metadata(result))
                 if self.keep_blocks:
                     doc.metadata["cowrex"] = cowrex_view(result)
             if doc.text:
@@ -104,6 +110,17 @@ class CowrexExtractor(_CowrexOptions, BaseExtractor):
                 yield doc
             else:
                 self.stat_update(StatHints.dropped)
+
+
+def language_metadata(document: "cowrex.Document") -> dict:
+    """A document's language as datatrove's ``LanguageFilter`` writes it in ``metadata``."""
+    if document.language is None:
+        return {}
+    return {
+        "language": document.language_iso639_1 or document.language,
+        "language_score": document.language_score,
+        "language_script": document.language_script,
+    }
 
 
 def cowrex_view(document: "cowrex.Document") -> dict:
@@ -117,7 +134,8 @@ class CowrexWarcReader(_CowrexOptions, BaseDiskReader):
 
     Each HTML page with content becomes a document: ``id`` is its WARC record id (for an ARC
     record, which has none, cowrex's document id), ``metadata`` holds ``url``, ``date`` (the
-    capture's date), ``file_path``, and with ``keep_blocks=True`` ``cowrex`` as
+    capture's date), ``file_path``, ``language``, ``language_score`` and ``language_script`` (as
+    ``CowrexExtractor`` writes them), and with ``keep_blocks=True`` ``cowrex`` as
     ``CowrexExtractor`` keeps it. Pages without content are dropped, as ``CowrexExtractor``
     drops them.
 
@@ -206,6 +224,7 @@ class CowrexWarcReader(_CowrexOptions, BaseDiskReader):
                     "id": document.record_id or document.id,
                     "url": document.url,
                     "date": document.warc_date,
+                    **language_metadata(document),
                 }
                 if self.keep_blocks:
                     data["cowrex"] = cowrex_view(document)
