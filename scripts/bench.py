@@ -27,8 +27,8 @@ The same ratio is measured on a second WARC, built the same way from one of the 
 and its ratio is printed beside the first one. Older, smaller pages favour resiliparse.
 
 `--floor` adds cowrex with every optional part of the work turned off (FLOOR: texrex's MLP alone
-instead of the combined model, no language identification, no n-gram scores, no shingles; the
-segmenter, the texrex features, jusText, boilerpipe and the gzipped XML remain) to the turns on
+instead of the combined model, no n-gram scores, no shingles; the segmenter, the texrex
+features, the language identification, jusText, boilerpipe and the gzipped XML remain) to the turns on
 both WARCs: how close any speed-up of the optional parts alone could bring cowrex to a ratio.
 
 Start-up: `cowrex extract` on a small page (a short article with a menu, a link, an e-mail
