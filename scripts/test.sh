@@ -14,7 +14,8 @@ cargo test --release
 venv=target/pytest-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q pytest "datatrove[io,s3]"
+# regex: datatrove's filters (the language test keeps documents with its LambdaFilter).
+"$venv/bin/python" -m pip install -q pytest "datatrove[io,s3]" regex
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 COWREX_BIN="$PWD/target/release/cowrex" "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests "$@"
 cargo test -p cowrex-cli --features toy-detector --test toy
