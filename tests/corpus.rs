@@ -387,7 +387,9 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
     // Every block has its kind: the headline, the menu's list items, the paragraphs.
     assert!(xml.contains(" kind=\"h1\">\nThe river festival returns\n</div>"));
     assert!(xml.contains(" kind=\"li\" list=\"ul\" depth=\"1\">\nHome\n</div>"));
-    assert!(xml.contains(" kind=\"p\">\nAfter a two-year pause"));
+    // … and the paragraph its language (the menu items are too short for one).
+    assert!(xml.contains(" kind=\"p\" language=\"eng\" language-score=\"0."));
+    assert!(xml.contains("\">\nAfter a two-year pause"));
     // Metadata without a value is `unknown`, as texrex writes missing values.
     assert!(xml.contains(
         " author=\"unknown\" published=\"unknown\" modified=\"unknown\" sitename=\"unknown\" \
@@ -480,7 +482,7 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
     }
     // The key order is fixed (documented in docs/formats.md).
     assert!(jsonl.starts_with(&format!(
-        "{{\"id\":\"{}\",\"url\":\"https://example.org/news/festival\",\"language\":\"eng\",\"text\":\"The river festival returns\\nAfter a two-year pause",
+        "{{\"id\":\"{}\",\"url\":\"https://example.org/news/festival\",\"language\":\"eng\",\"language_script\":\"Latn\",\"language_score\":0.9337,\"text\":\"The river festival returns\\nAfter a two-year pause",
         ids[0].1
     )));
     let raw_first = jsonl.lines().next().unwrap();

@@ -846,10 +846,10 @@ fn extract_prints_text_or_every_block() {
     assert_eq!(
         rows[0],
         "idx\tbpv\tbpc\tboilerplate\tmlp\tngram\tjustext\tjustextcf\tstopwords\tboilerpipe\t\
-         bpdensity\tlinkdensity\ttextdensity\tkind\ttext"
+         bpdensity\tlinkdensity\ttextdensity\tkind\tlanguage\ttext"
     );
     assert_eq!(rows.len(), 10);
-    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 15));
+    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 16));
     let col = |needle: &str, name: &str| -> String {
         let k = rows[0].split('\t').position(|c| c == name).unwrap();
         let row = rows.iter().find(|r| r.ends_with(needle)).unwrap();
@@ -866,6 +866,11 @@ fn extract_prints_text_or_every_block() {
         ("good".into(), "bad".into())
     );
     assert_eq!(col(text, "justextcf"), "good");
+    // The paragraph has its language, the menu entry too little text for one.
+    assert_eq!(
+        (col(text, "language"), col(menu, "language")),
+        ("eng".into(), "".into())
+    );
     assert!(num(text, "stopwords") > 0.3);
     assert_eq!(col(text, "boilerpipe"), "content");
     assert_eq!(col(menu, "boilerpipe"), "boilerplate");

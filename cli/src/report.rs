@@ -205,15 +205,23 @@ pub fn gather(dir: &Path, blacklist: Option<&Path>) -> Result<Run, Error> {
         });
         // The corpus files: those S.done.json lists (a run split by language has one per
         // language), else S.jsonl.gz or S.xml.gz beside the statistics.
-        let listed: Vec<PathBuf> = std::fs::read(format!("{stem}.done.json"))
+        // Its names are relative to the run's output directory, which the statistics' own
+        // name, listed last, tells (a mirrored input's stem has directories).
+        let names: Vec<String> = std::fs::read(format!("{stem}.done.json"))
             .ok()
             .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
             .and_then(|d| d["outputs"].as_array().cloned())
             .unwrap_or_default()
             .iter()
-            .filter_map(Value::as_str)
-            .map(|o| path.parent().unwrap_or(Path::new("")).join(o))
+            .filter_map(|o| o.as_str().map(str::to_owned))
             .collect();
+        let full = path.to_string_lossy();
+        let root = names
+            .iter()
+            .find(|n| n.ends_with(".stats.json") && full.ends_with(n.as_str()))
+            .map(|n| PathBuf::from(&full[..full.len() - n.len()]))
+            .unwrap_or_else(|| path.parent().unwrap_or(Path::new("")).to_path_buf());
+        let listed: Vec<PathBuf> = names.iter().map(|o| root.join(o)).collect();
         let corpus = |ext: &str| -> Vec<PathBuf> {
             let of = listed.iter().filter(|p| p.to_string_lossy().ends_with(ext));
             let files: Vec<PathBuf> = of.cloned().collect();
