@@ -243,10 +243,10 @@ pub const BLOCK_LANGUAGE_BYTES: usize = 256;
 const DOCUMENT_LANGUAGE_LETTERS: u32 = 200;
 
 /// Identify the language of each block with enough letters, from its first
-/// [`BLOCK_LANGUAGE_BYTES`], and of the document, whose evidence is the sum of those blocks'
-/// (each read once), and of the shorter blocks' only if those are too few: menus and
-/// buttons, often in another language than the text, have no say where there is text. A
-/// block is decided after the document, as most likely in the document's language
+/// [`BLOCK_LANGUAGE_BYTES`], and of the document from the sum of those blocks' evidence (each
+/// block read once). The shorter blocks (menus and buttons, often in another language than
+/// the text) count for the document only where the longer ones have too few letters. A block
+/// is decided after the document, as most likely in the document's language
 /// ([`Identifier::decide_expecting`]). `None` for a document without letters.
 fn identify_language(blocks: &mut [Block], id: &Identifier) -> Option<Language> {
     let mut doc = id.evidence();
