@@ -314,6 +314,20 @@ struct ProductQuantizer {
     centroids: Vec<f32>,
 }
 
+impl QuantMatrix {
+    /// Row `i`'s norm (1 without `qnorm`) and its sub-quantisers' codes.
+    fn row(&self, i: usize) -> (f32, &[u8]) {
+        let norm = self
+            .norms
+            .as_ref()
+            .map_or(1.0, |(c, npq)| npq.centroids(0, c[i])[0]);
+        (
+            norm,
+            &self.codes[i * self.pq.nsubq..(i + 1) * self.pq.nsubq],
+        )
+    }
+}
+
 impl ProductQuantizer {
     fn centroids(&self, m: usize, code: u8) -> &[f32] {
         let code = code as usize;
@@ -352,11 +366,7 @@ impl Matrix {
                 }
             }
             Matrix::Quant(q) => {
-                let norm = q
-                    .norms
-                    .as_ref()
-                    .map_or(1.0, |(c, npq)| npq.centroids(0, c[i])[0]);
-                let code = &q.codes[i * q.pq.nsubq..(i + 1) * q.pq.nsubq];
+                let (norm, code) = q.row(i);
                 for (m, &c) in code.iter().enumerate() {
                     let cent = q.pq.centroids(m, c);
                     let x = &mut x[m * q.pq.dsub..];
@@ -379,11 +389,7 @@ impl Matrix {
                 d
             }
             Matrix::Quant(q) => {
-                let norm = q
-                    .norms
-                    .as_ref()
-                    .map_or(1.0, |(c, npq)| npq.centroids(0, c[i])[0]);
-                let code = &q.codes[i * q.pq.nsubq..(i + 1) * q.pq.nsubq];
+                let (norm, code) = q.row(i);
                 let mut d = 0.0f32;
                 for (m, &c) in code.iter().enumerate() {
                     let cent = q.pq.centroids(m, c);
