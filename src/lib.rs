@@ -33,6 +33,7 @@ pub mod output;
 pub mod pipeline;
 pub mod sentences;
 pub mod shingle;
+pub mod signals;
 pub mod stop;
 pub mod warc;
 pub mod words;

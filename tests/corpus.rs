@@ -385,7 +385,10 @@ fn jsonl_vrt_links_and_shingles_of_the_sample() {
     }
     assert!(xml.contains("\ndupblank\n</dup>\n"));
     // Every block has its kind: the headline, the menu's list items, the paragraphs.
-    assert!(xml.contains(" kind=\"h1\">\nThe river festival returns\n</div>"));
+    // (a content headline without a full stop: C4's rules would drop its line).
+    assert!(
+        xml.contains(" kind=\"h1\" c4=\"no_terminal_punc\">\nThe river festival returns\n</div>")
+    );
     assert!(xml.contains(" kind=\"li\" list=\"ul\" depth=\"1\">\nHome\n</div>"));
     // … and the paragraph its language (the menu items are too short for one).
     assert!(xml.contains(" kind=\"p\" language=\"eng\" language-score=\"0."));
@@ -783,4 +786,91 @@ fn trained_profiles_score_their_language() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// `cowrex filter --preset` and `--require` judge the documents of JSONL and XML outputs by
+/// their signals alike, write the kept ones, and list each dropped one with its reason.
+#[test]
+fn filter_by_signals_keeps_and_explains() {
+    let dir = tempdir("filter-signals");
+    let out = dir.join("out");
+    let o = process(
+        &[&fixture("sample.warc.gz")],
+        &out,
+        &["--format", "xml,jsonl"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines = String::from_utf8(gunzip(&out.join("sample.jsonl.gz"))).unwrap();
+    let docs: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The reason of each document by the C4 preset, and by a requirement, from its signals.
+    let words = |d: &serde_json::Value| d["signals"]["gopher_words"].as_f64().unwrap();
+    let c4_drops = |d: &serde_json::Value| d["signals"]["c4_sentences"].as_f64().unwrap() < 5.0;
+    assert!(docs.iter().any(c4_drops) && docs.iter().any(|d| !c4_drops(d)));
+    let min = docs.iter().map(words).fold(f64::MAX, f64::min) + 1.0;
+    for input in ["sample.jsonl.gz", "sample.xml.gz"] {
+        let kept = dir.join(format!("kept-{input}"));
+        let o = cowrex()
+            .arg("filter")
+            .args([
+                "--preset",
+                "c4",
+                "--require",
+                &format!("gopher_words >= {min}"),
+            ])
+            .arg(out.join(input))
+            .arg("-o")
+            .arg(&kept)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let dropped = std::fs::read_to_string(kept.join("sample.dropped.tsv")).unwrap();
+        let reasons: std::collections::BTreeMap<&str, &str> = dropped
+            .lines()
+            .map(|l| l.split_once('\t').unwrap())
+            .collect();
+        for d in &docs {
+            let id = d["id"].as_str().unwrap();
+            let want = if c4_drops(d) {
+                Some("c4/too_few_sentences".to_string())
+            } else if words(d) < min {
+                Some(format!("require/gopher_words>={min}"))
+            } else {
+                None
+            };
+            assert_eq!(reasons.get(id).map(|r| r.to_string()), want, "{input} {id}");
+        }
+        let written = gunzip(&kept.join(input));
+        let n_written = if input.ends_with(".xml.gz") {
+            check_xml(&written)
+        } else {
+            written
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .count()
+        };
+        assert_eq!(n_written, docs.len() - reasons.len(), "{input}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("c4/too_few_sentences"), "{err}");
+    }
+    // A condition on no signal is a usage error; so is a filter with nothing to filter by.
+    let o = cowrex()
+        .args(["filter", "--require", "gopher_wordz>1"])
+        .arg(out.join("sample.jsonl.gz"))
+        .arg("-o")
+        .arg(dir.join("bad"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no signal"));
+    let o = cowrex()
+        .arg("filter")
+        .arg(out.join("sample.jsonl.gz"))
+        .arg("-o")
+        .arg(dir.join("bad"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
 }

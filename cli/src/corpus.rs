@@ -11,6 +11,7 @@ use cowrex::error::{EXIT_INPUT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Error, ErrorKi
 use cowrex::output::filter::{Filter, FilterStats};
 use cowrex::pipeline;
 use cowrex::shingle::dedup::{self, DedupConfig};
+use cowrex::signals::{Judge, Preset, Requirement};
 use cowrex::stop::Stop;
 
 #[derive(Args)]
@@ -44,13 +45,31 @@ pub(super) struct DedupArgs {
 }
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  cowrex filter -b blacklist.txt OUT/*.xml.gz -o CLEAN/\n  \
+                  cowrex filter --preset fineweb OUT/*.jsonl.gz -o KEPT/\n  \
+                  cowrex filter --require 'gopher_words>=100' --require 'fineweb_char_dup_ratio<0.05' OUT/*.jsonl.gz -o KEPT/\n\n\
+                  Documents dropped by their signals are listed with the reason in OUT/S.dropped.tsv \
+                  (id, tab, reason such as gopher_quality/gopher_short_doc); the signals: docs/formats.md#quality-signals"
+)]
 pub(super) struct FilterArgs {
     /// Corpus files: XML or VRT (S.xml.gz, S.vrt.gz) or JSONL (S.jsonl.gz).
     #[arg(required = true, value_name = "CORPUS")]
     inputs: Vec<PathBuf>,
     /// Blacklist files (one document id per line), e.g. from `cowrex dedup`.
-    #[arg(short, long, required = true, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", required_unless_present_any = ["preset", "require"])]
     blacklist: Vec<PathBuf>,
+    /// Drop documents as these filters would, from the quality signals: `fineweb` (datatrove's
+    /// Gopher repetition, Gopher quality, C4 without its terminal-punctuation rule and FineWeb
+    /// quality, with their defaults, as FineWeb ran them), `gopher` (repetition, quality) or
+    /// `c4` (C4's quality rules).
+    #[arg(long, value_name = "PRESET",
+          value_parser = clap::builder::PossibleValuesParser::new(Preset::ALL.map(|(name, _)| name)))]
+    preset: Option<String>,
+    /// Keep only documents whose signal meets this condition, e.g. 'gopher_words>=100' (OP:
+    /// < <= > >= == !=); repeatable, all must hold; applied after --preset.
+    #[arg(long, value_name = "CONDITION")]
+    require: Vec<String>,
     /// Output directory; each file keeps its name.
     #[arg(short, long, value_name = "DIR")]
     out: PathBuf,
@@ -227,6 +246,12 @@ pub(super) fn dedup(a: DedupArgs) -> CliResult {
     Ok(EXIT_OK)
 }
 
+/// A file name up to its first `.` (`S` of `S.jsonl.gz`).
+fn stem(name: &std::ffi::OsStr) -> String {
+    let name = name.to_string_lossy();
+    name.split('.').next().unwrap_or(&name).to_string()
+}
+
 pub(super) fn filter(a: FilterArgs) -> CliResult {
     let stop = Stop::new();
     let _signals = crate::signals::install(&stop)?;
@@ -260,11 +285,34 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
             )));
         }
     }
+    let judge = Judge {
+        preset: a.preset.as_deref().and_then(Preset::from_name),
+        require: a
+            .require
+            .iter()
+            .map(|r| Requirement::parse(r).map_err(Error::usage))
+            .collect::<Result<_, _>>()?,
+    };
+    if judge.is_active() {
+        let mut stems = HashSet::new();
+        for p in &a.inputs {
+            let name = p.file_name().expect("checked");
+            if !stems.insert(stem(name)) {
+                return Err(Error::usage(format!(
+                    "two inputs would write {}.dropped.tsv; filter them in two runs",
+                    stem(name)
+                )));
+            }
+        }
+    }
     let mut filter = Filter {
         blacklist,
         unique: !a.allow_repeated_ids,
         written: HashSet::new(),
         stop,
+        judge,
+        reasons: Default::default(),
+        dropped: None,
     };
     let mut total = FilterStats::default();
     let mut failed = 0;
@@ -272,10 +320,24 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
         let name = p.file_name().expect("checked");
         let out = a.out.join(name);
         let tmp = pipeline::tmp_path(&out);
-        match filter
-            .file(p, &tmp)
-            .and_then(|st| std::fs::rename(&tmp, &out).map(|_| st))
-        {
+        let dropped = a.out.join(format!("{}.dropped.tsv", stem(name)));
+        let dropped_tmp = pipeline::tmp_path(&dropped);
+        let run = |filter: &mut Filter| -> std::io::Result<FilterStats> {
+            if filter.judge.is_active() {
+                filter.dropped = Some(Box::new(std::io::BufWriter::new(std::fs::File::create(
+                    &dropped_tmp,
+                )?)));
+            }
+            let st = filter.file(p, &tmp)?;
+            if let Some(mut w) = filter.dropped.take() {
+                w.flush()?;
+                drop(w);
+                std::fs::rename(&dropped_tmp, &dropped)?;
+            }
+            std::fs::rename(&tmp, &out)?;
+            Ok(st)
+        };
+        match run(&mut filter) {
             Ok(st) => {
                 if st.broken > 0 {
                     eprintln!(
@@ -287,7 +349,9 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
                 total.add(&st);
             }
             Err(e) => {
+                filter.dropped = None;
                 let _ = std::fs::remove_file(&tmp);
+                let _ = std::fs::remove_file(&dropped_tmp);
                 if cowrex::stop::is_stop(&e) {
                     eprintln!(
                         "cowrex: stopped by a signal; {} was not written, the files before it were",
@@ -301,14 +365,18 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
         }
     }
     eprintln!(
-        "cowrex: {} files; {} documents: {} written, {} blacklisted, {} repeated ids, {} broken",
+        "cowrex: {} files; {} documents: {} written, {} blacklisted, {} repeated ids, {} broken, {} dropped by their signals",
         a.inputs.len() - failed,
         total.documents,
         total.written,
         total.blacklisted,
         total.repeated_ids,
-        total.broken
+        total.broken,
+        total.judged
     );
+    for (reason, n) in &filter.reasons {
+        eprintln!("cowrex:   {n:>8}  {reason}");
+    }
     Ok(if failed > 0 {
         EXIT_INPUT_FAILED
     } else {

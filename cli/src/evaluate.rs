@@ -10,6 +10,7 @@ use super::train::GbtArgs;
 use super::{
     BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, load_pages, threads_or_cores,
 };
+use cowrex::analyze::Config;
 use cowrex::classify::detector::Cut;
 use cowrex::classify::{self, Scorer};
 use cowrex::error::{EXIT_OK, Error, ErrorKind};
@@ -152,7 +153,10 @@ pub(super) fn cowrex_texts(
         ));
     }
     let threads = threads_or_cores(a.threads);
-    let cfg = doc_config(&a.model, false);
+    let cfg = Config {
+        signals: Config::for_scores().signals,
+        ..doc_config(&a.model, false)
+    };
     let mut docs = eval::sets::analyze_sets(pages, &models, &cfg, threads)?;
     let sources = eval::sets::page_sources(pages);
     let folds = match a.cv {
@@ -550,7 +554,10 @@ fn snippet_languages(
         .filter(|p| snippet_only(p))
         .collect();
     let models = load_models(&a.model, classify::Scorer::default())?;
-    let cfg = doc_config(&a.model, false);
+    let cfg = Config {
+        signals: Config::for_scores().signals,
+        ..doc_config(&a.model, false)
+    };
     let mut analysed =
         eval::analyze_pages(&list, &models, &cfg, threads_or_cores(a.threads)).into_iter();
     pages

@@ -59,7 +59,7 @@ enum Command {
     Status(batch::StatusArgs),
     /// Find near-duplicate documents in shingle files; write a blacklist of the shorter ones.
     Dedup(corpus::DedupArgs),
-    /// Remove blacklisted documents (and repeated ids) from corpus files.
+    /// Remove documents from corpus files: blacklisted, repeated ids, or by their quality signals (--preset fineweb).
     Filter(corpus::FilterArgs),
     /// Work with S.stats.json files.
     #[command(subcommand)]

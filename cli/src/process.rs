@@ -98,6 +98,10 @@ pub(super) struct ProcessArgs {
     /// Write S.links.gz: document URL, link, relation, document badness, block bpv.
     #[arg(long)]
     links: bool,
+    /// Do not compute the quality signals (Gopher, C4, FineWeb, RedPajama-V2) of each
+    /// document's text (docs/formats.md#quality-signals).
+    #[arg(long)]
+    no_signals: bool,
     /// JSONL documents get a `markdown` field: the content as Markdown.
     #[arg(long)]
     markdown: bool,
@@ -243,6 +247,7 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConf
             min_length: a.min_length,
             shingles: !a.no_shingles,
             links: a.links,
+            signals: !a.no_signals,
             markdown: a.markdown.then_some(!a.no_markdown_links),
             // Inline markup only for the Markdown asked for.
             marks: a.markdown,

@@ -372,8 +372,12 @@ pub(super) fn train_ngram(a: TrainNgramArgs) -> CliResult {
     if !a.pages.is_empty() {
         let (sets, pages) = load_pages(&a.pages, &a.sets)?;
         let models = Models::new(LangChoice::Fixed(ModelLang::En), NgramChoice::Off);
-        let docs =
-            eval::sets::analyze_sets(&pages, &models, &Config::default(), threads_or_cores(None))?;
+        let docs = eval::sets::analyze_sets(
+            &pages,
+            &models,
+            &Config::for_scores(),
+            threads_or_cores(None),
+        )?;
         for ((_, p), d) in pages.iter().zip(&docs) {
             if let Some(gold) = &p.gold {
                 eval::count_page(gold, eval::blocks_of(d), &mut clean, &mut raw);
@@ -394,7 +398,7 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
     let (sets, pages) = load_pages(&a.data.pages, &a.data.sets)?;
     let models = Models::builtin();
     let threads = threads_or_cores(a.threads);
-    let mut docs = eval::sets::analyze_sets(&pages, &models, &Config::default(), threads)?;
+    let mut docs = eval::sets::analyze_sets(&pages, &models, &Config::for_scores(), threads)?;
     // The built-in n-gram models were trained on these pages: train on the scores that models
     // trained without each page give it (10 folds), as unseen pages will get.
     let gold: Vec<Option<&str>> = pages.iter().map(|(_, p)| p.gold.as_deref()).collect();
@@ -450,7 +454,7 @@ pub(super) fn train_markup(a: TrainMarkupArgs) -> CliResult {
     let docs = eval::sets::analyze_sets(
         &pages,
         &models,
-        &Config::default(),
+        &Config::for_scores(),
         threads_or_cores(a.threads),
     )?;
     let labels = eval::sets::block_labels(a.data.blocks.as_deref(), &sets, &pages, &docs, false)?;

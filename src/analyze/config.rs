@@ -64,6 +64,8 @@ pub struct Config {
     pub shingles: bool,
     /// Extract links ([`super::Document::links`]).
     pub links: bool,
+    /// Compute each document's quality signals ([`super::Document::signals`]).
+    pub signals: bool,
     /// What happens to blocks whose text repeats an earlier block's.
     pub dup_blocks: DupBlocks,
     /// JSONL documents have a `markdown` field: `Some(links)`, with links or without.
@@ -97,6 +99,17 @@ impl Mask {
     }
 }
 
+impl Config {
+    /// The defaults without the work that no block's score depends on (the quality
+    /// signals): what training and evaluation analyse pages with.
+    pub fn for_scores() -> Config {
+        Config {
+            signals: false,
+            ..Config::default()
+        }
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -109,6 +122,7 @@ impl Default for Config {
             min_length: 100,
             shingles: true,
             links: false,
+            signals: true,
             dup_blocks: DupBlocks::Mark,
             markdown: None,
             mask: Mask::default(),

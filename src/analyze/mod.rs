@@ -92,6 +92,8 @@ pub struct StageTimes {
     pub score: u64,
     /// In-document duplicates, tokens, badness, shingles, links.
     pub document: u64,
+    /// Quality signals ([`crate::signals`]).
+    pub signals: u64,
     /// Rendering the output formats.
     pub write: u64,
 }
@@ -199,6 +201,8 @@ pub fn analyze(
     };
     let fingerprint = fingerprint(&blocks);
     times.document += elapsed(&mut t);
+    let signals = cfg.signals.then(|| quality_signals(&mut blocks, threshold));
+    times.signals += elapsed(&mut t);
     Ok(Document {
         id: doc_id(&page.meta),
         meta: page.meta,
@@ -223,12 +227,26 @@ pub fn analyze(
         malformed: dec.malformed,
         evidence: Some(sniffed.evidence),
         badness,
+        signals,
         shingles,
         content_size,
         fingerprint,
         links,
         duplicate_of: None,
     })
+}
+
+/// The quality signals of the text of the blocks whose `bpv` is at most `threshold`
+/// ([`Document::text`]), and the C4 fates of those blocks' lines ([`Block::c4`]).
+fn quality_signals(blocks: &mut [Block], threshold: f32) -> crate::document::Signals {
+    let text = crate::document::content_text(blocks.iter().filter(|b| b.bpv <= threshold));
+    let (signals, fates) =
+        crate::signals::compute(&text, blocks.iter().filter(|b| b.bpv <= threshold));
+    let content = blocks.iter_mut().filter(|b| b.bpv <= threshold);
+    for (b, fate) in content.zip(fates) {
+        b.c4 = fate;
+    }
+    signals
 }
 
 /// Letters a block needs for a language of its own ([`Block::language`]).
@@ -453,6 +471,7 @@ fn make_block(
         kind: raw.kind,
         dup_of: None,
         language: None,
+        c4: None,
     }
 }
 

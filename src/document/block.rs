@@ -75,6 +75,9 @@ pub struct Block {
     /// Its own identified language, when it has enough letters
     /// ([`crate::analyze::BLOCK_LANGUAGE_LETTERS`]).
     pub language: Option<Language>,
+    /// For a content block with a line that C4's rules drop, each of its lines' C4 fate
+    /// (`kept`, `no_terminal_punc`, …; `crate::signals::C4Line`), joined by `,`.
+    pub c4: Option<std::borrow::Cow<'static, str>>,
 }
 
 impl Block {

@@ -15,6 +15,7 @@ mod metadata;
 mod page;
 pub mod page_text;
 mod scores;
+mod signals;
 
 pub use block::{Block, Features, N_FEATURES, WordStats, bpc};
 pub use kind::Kind;
@@ -23,6 +24,7 @@ pub use metadata::Metadata;
 pub use page::{Cap, Doctype, Evidence};
 pub use page_text::PageText;
 pub use scores::{Cols, N_COLUMNS, Scores};
+pub use signals::{N_SIGNALS, SIGNALS, Signals};
 
 /// Provenance and metadata of a document.
 #[derive(Debug, Clone, Default)]
@@ -119,6 +121,8 @@ pub struct Document {
     pub evidence: Option<Evidence>,
     /// texrex's badness (text quality; 0 is best), `None` without profiles.
     pub badness: Option<f64>,
+    /// Quality signals of [`Document::text`] (`crate::signals`), `None` when they are off.
+    pub signals: Option<Signals>,
     /// Min-hash fingerprint of the content (`None` when shingling is off or there are fewer
     /// tokens than a shingle needs).
     pub shingles: Option<Vec<u64>>,

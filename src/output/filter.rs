@@ -4,14 +4,19 @@
 //! beginning `<doc ` and ends on the line `</doc>`; its id is the `id="…"` attribute. JSONL files
 //! (`.jsonl`, `.jsonl.gz`) have one document per line with an `id` key. Documents keep their
 //! order; a document cut off by the end of the file is dropped, so the output stays well formed.
+//!
+//! Documents can also be judged by their quality signals ([`crate::signals::Judge`]): the
+//! JSONL `signals` object, or XML's and VRT's `<meta name="signals" …/>` line. A document
+//! without signals is dropped as `no_signals` when a judge is set.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::path::Path;
 
 use super::gz;
 use crate::shingle::ID_LEN;
+use crate::signals::Judge;
 use crate::stop::Stop;
 
 /// What filtering one file did.
@@ -25,6 +30,8 @@ pub struct FilterStats {
     pub repeated_ids: u64,
     /// Documents cut off by the end of the file, or without an id.
     pub broken: u64,
+    /// Documents dropped by the judge of their signals ([`Filter::judge`]).
+    pub judged: u64,
     /// Documents written.
     pub written: u64,
 }
@@ -36,6 +43,7 @@ impl FilterStats {
         self.blacklisted += o.blacklisted;
         self.repeated_ids += o.repeated_ids;
         self.broken += o.broken;
+        self.judged += o.judged;
         self.written += o.written;
     }
 }
@@ -50,11 +58,53 @@ pub struct Filter {
     pub written: HashSet<[u8; ID_LEN]>,
     /// The run's stop: a file stops with [`crate::stop::stopped`] once it is requested.
     pub stop: Stop,
+    /// Drop documents by their signals.
+    pub judge: Judge,
+    /// How many documents each reason of the judge dropped (across files).
+    pub reasons: BTreeMap<String, u64>,
+    /// Where `id<TAB>reason` of each document the judge drops is written.
+    pub dropped: Option<Box<dyn Write>>,
 }
 
 impl Filter {
-    /// Whether to keep a document with this id; counts it.
-    fn keep(&mut self, id: Option<&[u8]>, st: &mut FilterStats) -> bool {
+    /// Whether to keep a document with this id and signals; counts it.
+    fn keep(
+        &mut self,
+        id: Option<&[u8]>,
+        signals: Option<&HashMap<String, f64>>,
+        st: &mut FilterStats,
+    ) -> io::Result<bool> {
+        if !self.keep_id(id, st) {
+            return Ok(false);
+        }
+        if !self.judge.is_active() {
+            return Ok(true);
+        }
+        let reason = match signals {
+            Some(s) => self.judge.reason(|name| s.get(name).copied()),
+            None => Some("no_signals".to_string()),
+        };
+        let Some(reason) = reason else {
+            return Ok(true);
+        };
+        if let Some(w) = &mut self.dropped {
+            w.write_all(id.unwrap_or_default())?;
+            writeln!(w, "\t{reason}")?;
+        }
+        *self.reasons.entry(reason).or_default() += 1;
+        st.written -= 1;
+        st.judged += 1;
+        if let Some(id) = id.and_then(|i| <[u8; ID_LEN]>::try_from(i).ok())
+            && self.unique
+        {
+            // Another copy of the document may pass: its id is not written yet.
+            self.written.remove(&id);
+        }
+        Ok(false)
+    }
+
+    /// Whether to keep a document with this id (blacklist, unique ids); counts it.
+    fn keep_id(&mut self, id: Option<&[u8]>, st: &mut FilterStats) -> bool {
         st.documents += 1;
         let Some(id) = id.and_then(|i| <[u8; ID_LEN]>::try_from(i).ok()) else {
             st.broken += 1;
@@ -110,7 +160,12 @@ impl Filter {
                     continue;
                 }
                 let id = serde_json::from_slice::<Id>(&line).ok();
-                if self.keep(id.as_ref().map(|i| i.id.as_bytes()), &mut st) {
+                let keep = self.keep(
+                    id.as_ref().map(|i| i.id.as_bytes()),
+                    id.as_ref().and_then(|i| i.signals.as_ref()),
+                    &mut st,
+                )?;
+                if keep {
                     w.write_all(&line)?;
                     w.write_all(b"\n")?;
                 }
@@ -136,7 +191,11 @@ impl Filter {
             if line == b"</doc>" {
                 in_doc = false;
                 let first = doc.split(|&b| b == b'\n').next().unwrap_or(&[]);
-                if self.keep(doc_id(first), &mut st) {
+                let signals = doc
+                    .split(|&b| b == b'\n')
+                    .find(|l| l.starts_with(SIGNALS_META))
+                    .map(meta_signals);
+                if self.keep(doc_id(first), signals.as_ref(), &mut st)? {
                     w.write_all(&doc)?;
                 }
             }
@@ -150,10 +209,27 @@ impl Filter {
     }
 }
 
-/// The `id` key of a JSON line.
+/// The `id` key of a JSON line, and its signals.
 #[derive(serde::Deserialize)]
 struct Id {
     id: String,
+    signals: Option<HashMap<String, f64>>,
+}
+
+/// How the line of a document's signals starts in XML and VRT.
+const SIGNALS_META: &[u8] = b"<meta name=\"signals\" content=\"";
+
+/// The `name=value` pairs of a `<meta name="signals" content="…" />` line.
+fn meta_signals(line: &[u8]) -> HashMap<String, f64> {
+    let rest = &line[SIGNALS_META.len()..];
+    let content = &rest[..memchr::memchr(b'"', rest).unwrap_or(rest.len())];
+    String::from_utf8_lossy(content)
+        .split(' ')
+        .filter_map(|kv| {
+            let (k, v) = kv.split_once('=')?;
+            Some((k.to_string(), v.parse().ok()?))
+        })
+        .collect()
 }
 
 /// The `id` attribute of a `<doc …>` line.
@@ -174,5 +250,12 @@ mod tests {
             Some(&b"abc"[..])
         );
         assert_eq!(doc_id(b"<doc url=\"u\">"), None);
+    }
+
+    #[test]
+    fn signals_come_from_the_meta_line() {
+        let s = meta_signals(br#"<meta name="signals" content="gopher_words=12 c4_lines=0.5" />"#);
+        assert_eq!(s.get("gopher_words"), Some(&12.0));
+        assert_eq!(s.get("c4_lines"), Some(&0.5));
     }
 }

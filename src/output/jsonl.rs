@@ -4,21 +4,25 @@
 //! {"id":"…","url":"…","language":"eng","language_script":"Latn","language_score":0.98,"text":"…","title":"…","author":"…","published":"…",
 //!  "modified":"…","sitename":"…","canonical":"…","description":"…","declared_language":"…","host":"…","tld":"…",
 //!  "bdv":3.2,"bdc":"c","nbc":812,"nbcprop":0.41,"nbd":3,"nbdprop":0.2,"avgbpc":0.5,"avgbpd":0.7,"bpt":0.62,
+//!  "signals":{"gopher_words":412,"gopher_non_symbol_words":371,…},
 //!  "blocks":[{"idx":0,"bpv":0.93,"bpc":"j","ngram":-1.2,"kind":"li","list":"ul","depth":1,"text":"Home"},
+//!            {"idx":2,"bpv":0.1,"bpc":"b","kind":"p","c4":"no_terminal_punc","text":"Read more"},
 //!            {"idx":4,"bpv":0.02,"bpc":"a","kind":"p","language":"eng","language_score":0.99,"dup_of":1,"text":"…"}],
 //!  "provenance":{"warc_file":"…","warc_record_id":"…","warc_date":"…","offset":0,"length":1234,
 //!                "ip":"…","http_date":"…","last_modified":"…","charset":"UTF-8","doctype":"HTML5"}}
 //! ```
 //!
 //! `text` is the blocks whose `bpv` is at most `bpt` (the document's threshold), repeats
-//! included, joined by newlines; `blocks` lists every block. Keys without a value (`title`, `ngram`, `dup_of`,
+//! included, joined by newlines; `signals` are its quality signals (docs/formats.md#quality-signals)
+//! and a content block's `c4` its lines' fates under C4's rules where one is dropped; `blocks`
+//! lists every block. Keys without a value (`title`, `ngram`, `dup_of`,
 //! provenance fields) are left out. A duplicate of an earlier document gets `duplicate_of`.
 
 use serde::Serialize;
 
 use crate::analyze::DupBlocks;
 use crate::classify::quality;
-use crate::document::{Document, Language};
+use crate::document::{Document, Language, Signals};
 use crate::output::xml::bpc;
 
 #[derive(Serialize)]
@@ -62,11 +66,28 @@ struct Line<'a> {
     avgbpd: f64,
     /// The document's decision threshold: `text` is the blocks whose `bpv` is at most this.
     bpt: f32,
+    /// Quality signals of `text` ([`crate::document::SIGNALS`]), when they are on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signals: Option<SignalsJson<'a>>,
     /// The content as Markdown, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     markdown: Option<String>,
     blocks: Vec<BlockLine<'a>>,
     provenance: Provenance<'a>,
+}
+
+/// The signals as a JSON object in [`crate::document::SIGNALS`]' order.
+struct SignalsJson<'a>(&'a Signals);
+
+impl Serialize for SignalsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = ser.serialize_map(Some(crate::document::N_SIGNALS))?;
+        for (name, v) in self.0.iter() {
+            map.serialize_entry(name, &super::signal_json(v))?;
+        }
+        map.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -85,6 +106,9 @@ struct BlockLine<'a> {
     language: serde_json::Map<String, serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dup_of: Option<usize>,
+    /// Its lines' C4 fates, when C4's rules drop one ([`crate::document::Block::c4`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    c4: Option<&'a str>,
     text: &'a str,
 }
 
@@ -152,6 +176,7 @@ pub fn write_doc(
         avgbpc: f.avgbpc,
         avgbpd: f.avgbpd,
         bpt: doc.threshold,
+        signals: doc.signals.as_ref().map(SignalsJson),
         markdown: markdown.map(|links| super::markdown::write(doc, links)),
         blocks: doc
             .blocks
@@ -171,6 +196,7 @@ pub fn write_doc(
                     .map(|(k, v)| (k.to_string(), v.json()))
                     .collect(),
                 dup_of: b.dup_of,
+                c4: b.c4.as_deref(),
                 text: &b.text,
             })
             .collect(),

@@ -105,6 +105,16 @@ pub fn block_language(b: &Block) -> impl Iterator<Item = (&'static str, Score)> 
     })
 }
 
+/// A quality signal's value as JSON: a whole number as an integer, any other at full
+/// precision (a threshold applied to the output decides as it would on the value).
+pub fn signal_json(v: f64) -> serde_json::Value {
+    if v.fract() == 0.0 && v.abs() < 9e15 {
+        serde_json::json!(v as i64)
+    } else {
+        serde_json::json!(v)
+    }
+}
+
 /// A block's kind by the names the writers use: `kind` ([`Kind::name`]), and `list` (`ol` or
 /// `ul`) and `depth` of a list item, `row` and `col` of a table cell.
 pub fn kind_fields(kind: Kind) -> impl Iterator<Item = (&'static str, Score)> {

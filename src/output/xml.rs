@@ -5,6 +5,7 @@
 //! <meta name="arcfile" content="…" />
 //! <meta name="arcoffset" content="…" />
 //! <meta name="arclength" content="…" />
+//! <meta name="signals" content="gopher_words=412 gopher_non_symbol_words=371 …" />
 //! <title>
 //! …
 //! </title>
@@ -13,7 +14,9 @@
 //! </div>
 //! </doc>
 //! ```
-//! Only some documents have `truncated`, `declared-charset` and `duplicate-of`, in this order
+//! `signals` holds the quality signals (docs/formats.md#quality-signals) as `name=value`
+//! pairs, when they are on; a content block whose lines C4's rules drop has `c4="…"` after its
+//! other attributes. Only some documents have `truncated`, `declared-charset` and `duplicate-of`, in this order
 //! after `declared-language`. Escaping is texrex's (`& " ' < >`); the text is already free of
 //! XML-illegal characters.
 //!
@@ -28,6 +31,7 @@ use crate::analyze::DupBlocks;
 use crate::classify::quality;
 pub use crate::document::bpc;
 use crate::document::{Document, Language};
+use std::fmt::Write as _;
 use std::io::Write;
 
 /// Which of the two line formats.
@@ -234,6 +238,16 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
     if let Some(d) = &m.description {
         meta(out, "description", d);
     }
+    if let Some(sig) = &doc.signals {
+        let mut content = String::new();
+        for (i, (name, v)) in sig.iter().enumerate() {
+            if i > 0 {
+                content.push(' ');
+            }
+            write!(content, "{name}={v}").expect("writing to a String");
+        }
+        meta(out, "signals", &content);
+    }
     for (tag, value) in [("title", &m.title), ("keywords", &doc.keywords)] {
         if let Some(v) = value {
             writeln!(out, "<{tag}>").expect("writing to a Vec");
@@ -275,6 +289,9 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
             out.extend_from_slice(b"=\"");
             score.write_into(out);
             out.push(b'"');
+        }
+        if let Some(c4) = &b.c4 {
+            attr(out, "c4", c4);
         }
         out.extend_from_slice(b">\n");
         let language = b.language.or(doc.language).and_then(|l| l.iso639_1);

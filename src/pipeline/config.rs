@@ -178,7 +178,7 @@ mod tests {
     #[test]
     fn the_configuration_hash_covers_every_setting_that_changes_the_output() {
         type Change = fn(&mut RunConfig);
-        let changes: [Change; 24] = [
+        let changes: [Change; 25] = [
             |c| c.doc.threshold = Some(0.5),
             |c| c.doc.favor = crate::classify::Favor::Precision,
             |c| c.doc.limits.max_depth += 1,
@@ -190,6 +190,7 @@ mod tests {
             |c| c.doc.min_length += 1,
             |c| c.doc.shingles = !c.doc.shingles,
             |c| c.doc.links = !c.doc.links,
+            |c| c.doc.signals = !c.doc.signals,
             |c| c.doc.dup_blocks = analyze::DupBlocks::Drop,
             |c| c.doc.markdown = Some(true),
             |c| c.doc.mask.email = true,

@@ -251,6 +251,7 @@ fn add_times(t: &mut StageTimes, times: &StageTimes) {
     t.language += times.language;
     t.score += times.score;
     t.document += times.document;
+    t.signals += times.signals;
     t.write += times.write;
 }
 
@@ -264,6 +265,7 @@ fn time_ms(t: &StageTimes, started: Instant) -> BTreeMap<String, u64> {
         ("language".to_string(), ms(t.language)),
         ("score".to_string(), ms(t.score)),
         ("document".to_string(), ms(t.document)),
+        ("signals".to_string(), ms(t.signals)),
         ("write".to_string(), ms(t.write)),
         ("total".to_string(), started.elapsed().as_millis() as u64),
     ])
