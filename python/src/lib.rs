@@ -1,7 +1,7 @@
 //! `cowrex._cowrex`: the Python classes over cowrex's library API ([`cowrex::Extractor`]).
 //! The GIL is released while Rust analyses pages; a Rust panic becomes a `RuntimeError`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -70,6 +70,7 @@ struct Kwargs {
     mask: Option<Vec<String>>,
     texrex_text: Option<bool>,
     shingles: Option<bool>,
+    signals: Option<bool>,
     min_length: Option<usize>,
     dup_blocks: Option<String>,
 }
@@ -78,7 +79,7 @@ struct Kwargs {
 /// [`OPTION_NAMES_AFTER`].
 const OPTION_NAMES_BEFORE: [&str; 5] = ["scorer", "threshold", "favor", "lang", "ngram"];
 
-const OPTION_NAMES_AFTER: [&str; 11] = [
+const OPTION_NAMES_AFTER: [&str; 12] = [
     "profiles",
     "lid_model",
     "max_depth",
@@ -88,6 +89,7 @@ const OPTION_NAMES_AFTER: [&str; 11] = [
     "mask",
     "texrex_text",
     "shingles",
+    "signals",
     "min_length",
     "dup_blocks",
 ];
@@ -120,6 +122,7 @@ impl Kwargs {
                 "mask" => k.mask = Some(value.extract().map_err(typed)?),
                 "texrex_text" => k.texrex_text = Some(value.extract().map_err(typed)?),
                 "shingles" => k.shingles = Some(value.extract().map_err(typed)?),
+                "signals" => k.signals = Some(value.extract().map_err(typed)?),
                 "min_length" => k.min_length = Some(value.extract().map_err(typed)?),
                 "dup_blocks" => k.dup_blocks = Some(value.extract().map_err(typed)?),
                 file if registry::model_file(file).is_some() => {
@@ -256,6 +259,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
                 Syntax::Html5
             },
             shingles: k.shingles.unwrap_or(d.config.shingles),
+            signals: k.signals.unwrap_or(d.config.signals),
             min_length: k.min_length.unwrap_or(d.config.min_length),
             dup_blocks,
             mask,
@@ -384,6 +388,34 @@ fn open_warc(
         dup_blocks,
         models: extractor.models().clone(),
     })
+}
+
+/// Why a document with these quality signals (`Document.signals`, or a JSONL line's
+/// `signals`) is dropped by `preset` (`fineweb`, `gopher`, `c4`) and the conditions of
+/// `require` (such as `"gopher_words>=100"`), as `cowrex filter` drops it: `filter/reason`
+/// (e.g. `gopher_quality/gopher_short_doc`, `require/gopher_words>=100`), or `None` when it
+/// stays.
+#[pyfunction]
+#[pyo3(signature = (signals, preset=None, require=Vec::new()))]
+fn filter_reason(
+    signals: HashMap<String, f64>,
+    preset: Option<&str>,
+    require: Vec<String>,
+) -> PyResult<Option<String>> {
+    let preset = match preset {
+        None => None,
+        Some(name) => Some(cowrex::signals::Preset::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown preset {name:?}; the presets: fineweb, gopher, c4"
+            ))
+        })?),
+    };
+    let require = require
+        .iter()
+        .map(|r| cowrex::signals::Requirement::parse(r).map_err(PyValueError::new_err))
+        .collect::<PyResult<_>>()?;
+    let judge = cowrex::signals::Judge { preset, require };
+    Ok(judge.reason(|name| signals.get(name).copied()))
 }
 
 /// Analyse one HTML page with the built-in models (or with `options`, which loads models for
@@ -634,6 +666,24 @@ impl Document {
         self.doc.badness
     }
 
+    /// The quality signals of `text` (Gopher, C4, FineWeb, RedPajama-V2; docs/formats.md,
+    /// "Quality signals"), by name; `None` with `signals=False`.
+    #[getter]
+    fn signals<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(s) = &self.doc.signals else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        for (name, v) in s.iter() {
+            if v.fract() == 0.0 && v.abs() < 9e15 {
+                d.set_item(name, v as i64)?;
+            } else {
+                d.set_item(name, v)?;
+            }
+        }
+        Ok(Some(d))
+    }
+
     /// Min-hash fingerprint of the content (with `shingles=True` and enough text).
     #[getter]
     fn shingles(&self) -> Option<Vec<u64>> {
@@ -776,6 +826,13 @@ impl Block {
         &self.block.text
     }
 
+    /// For a content block with a line that C4's rules drop: each of its lines' fate (`kept`,
+    /// `no_terminal_punc`, `too_few_words`, `javascript`, `policy`, …), joined by `,`.
+    #[getter]
+    fn c4(&self) -> Option<&str> {
+        self.block.c4.as_deref()
+    }
+
     /// What the block is: `h1`…`h6`, `p`, `li`, `td`, `th`, `table`, `pre`, `quote`,
     /// `caption` or `other`.
     #[getter]
@@ -900,6 +957,7 @@ fn _cowrex(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<WarcReader>()?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add_function(wrap_pyfunction!(filter_reason, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

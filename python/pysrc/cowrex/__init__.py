@@ -15,6 +15,6 @@ WARC file, analysed on worker threads. ``cowrex.datatrove.CowrexExtractor`` is a
 pipeline step.
 """
 
-from ._cowrex import Block, Document, Extractor, WarcReader, __version__, extract, read_warc
+from ._cowrex import Block, Document, Extractor, WarcReader, __version__, extract, filter_reason, read_warc
 
-__all__ = ["Block", "Document", "Extractor", "WarcReader", "extract", "read_warc", "__version__"]
+__all__ = ["Block", "Document", "Extractor", "WarcReader", "extract", "filter_reason", "read_warc", "__version__"]

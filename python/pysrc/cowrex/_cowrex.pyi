@@ -48,6 +48,8 @@ class Options(TypedDict, total=False):
     texrex_text: bool
     """The text is texrex's second-pass text (entities decoded twice, markup and the above masked)."""
     shingles: bool
+    signals: bool
+    """Compute each document's quality signals (``Document.signals``; on by default)."""
     min_length: int
     dup_blocks: Literal["mark", "drop", "keep"]
 
@@ -60,6 +62,10 @@ class Block:
     @property
     def text(self) -> str:
         """The text as the page shows it (line breaks of ``<br>`` and preformatted text kept)."""
+    @property
+    def c4(self) -> Optional[str]:
+        """A content block with a line C4's rules drop: its lines' fates (``kept``,
+        ``no_terminal_punc``, …), joined by ``,``."""
     @property
     def kind(self) -> Literal["h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "table", "pre", "quote", "caption", "other"]:
         """What the block is, from the elements around its first text."""
@@ -178,6 +184,9 @@ class Document:
     @property
     def badness(self) -> Optional[float]: ...
     @property
+    def signals(self) -> Optional[dict[str, Union[int, float]]]:
+        """The quality signals of ``text`` (Gopher, C4, FineWeb, RedPajama-V2) by name."""
+    @property
     def shingles(self) -> Optional[list[int]]: ...
     @property
     def duplicate_of(self) -> Optional[str]: ...
@@ -228,6 +237,12 @@ def read_warc(
 
     With ``input_base`` (a directory or URL) ``source`` is a manifest line relative to it,
     written as the documents' ``warc_file`` (as ``cowrex process --manifest`` does)."""
+
+def filter_reason(
+    signals: dict[str, float], preset: Optional[Literal["fineweb", "gopher", "c4"]] = None, require: Sequence[str] = ()
+) -> Optional[str]:
+    """Why ``cowrex filter --preset PRESET --require …`` drops a document with these signals
+    (``filter/reason``, e.g. ``gopher_quality/gopher_short_doc``), or ``None`` when it stays."""
 
 def run_cli(argv: list[str]) -> int:
     """The ``cowrex`` command line on ``argv`` (``argv[0]`` names the program): its exit code.

@@ -11,7 +11,9 @@ document without content is dropped. Each document's ``metadata`` gets ``languag
 ``language_score`` and ``language_script`` as datatrove's ``LanguageFilter`` writes them (the
 language's ISO 639-1 code where it has one, as fastText's lid.176 labels it, else its ISO
 639-3 code), so that datatrove's filters after it (``LanguageFilter``, or a
-``LambdaFilter`` on ``language_score >= 0.65`` as FineWeb's) work unchanged. With
+``LambdaFilter`` on ``language_score >= 0.65`` as FineWeb's) work unchanged; ``signals`` holds
+the quality signals (``cowrex.filter_reason(doc.metadata["signals"], "fineweb")`` decides as
+FineWeb's four filters would, see docs/formats.md#quality-signals). With
 ``keep_blocks=True`` the document's ``metadata["cowrex"]`` holds
 cowrex's view of the page: ``language``, ``title``, ``bpt`` (the decision threshold), ``bdv``
 (badness) and ``blocks`` (every block as in cowrex's JSONL output: ``idx``, ``bpv``, ``bpc``,
@@ -113,14 +115,18 @@ class CowrexExtractor(_CowrexOptions, BaseExtractor):
 
 
 def language_metadata(document: "cowrex.Document") -> dict:
-    """A document's language as datatrove's ``LanguageFilter`` writes it in ``metadata``."""
-    if document.language is None:
-        return {}
-    return {
-        "language": document.language_iso639_1 or document.language,
-        "language_score": document.language_score,
-        "language_script": document.language_script,
-    }
+    """A document's language as datatrove's ``LanguageFilter`` writes it in ``metadata``, and
+    its quality signals (``signals``) when they are on."""
+    meta = {}
+    if document.language is not None:
+        meta = {
+            "language": document.language_iso639_1 or document.language,
+            "language_score": document.language_score,
+            "language_script": document.language_script,
+        }
+    if document.signals is not None:
+        meta["signals"] = document.signals
+    return meta
 
 
 def cowrex_view(document: "cowrex.Document") -> dict:
