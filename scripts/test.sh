@@ -14,8 +14,9 @@ cargo test --release
 venv=target/pytest-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
-# regex: datatrove's filters (the language test keeps documents with its LambdaFilter).
-"$venv/bin/python" -m pip install -q pytest "datatrove[io,s3]" regex
+# regex and spacy: datatrove's filters (the language test keeps documents with its LambdaFilter;
+# the signals test runs the quality filters with spaCy's blank tokenizers, no model downloads).
+"$venv/bin/python" -m pip install -q pytest "datatrove[io,s3]" regex spacy
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 COWREX_BIN="$PWD/target/release/cowrex" "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests "$@"
 cargo test -p cowrex-cli --features toy-detector --test toy
