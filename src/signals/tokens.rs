@@ -8,10 +8,11 @@
 //! one by one, then split at its infixes (`..`, `…`, a hyphen, comma, `/`, `:`, `<`, `>` or
 //! `=` between letters, an operator between digits, a full stop between a lower-case and an
 //! upper-case letter). URLs and e-mail-like chunks, common abbreviations with a full stop
-//! (`Mr.`, `e.g.`, `Jan.`) and emoticons stay whole; English contractions split as spaCy's
-//! exceptions split them (`don't` → `do` `n't`, `I'm` → `I` `'m`). What spaCy's exception
-//! tables do beyond this (some 1,300 entries) is not rebuilt: `tests/signals.rs` and
-//! `scripts/signals_agreement.py` measure how far the figures and decisions agree.
+//! (`Mr.`, `e.g.`, `Jan.`) and emoticons stay whole, and are joined again where splitting cut
+//! them (`''`, `and/or`); English contractions split as spaCy's exceptions split them
+//! (`don't` → `do` `n't`, `dont` → `do` `nt`, `I'm` → `I` `'m`). What spaCy's exception tables
+//! hold beyond this (of some 1,300 entries) is not rebuilt: `scripts/signals_agreement.py`
+//! (which `python/tests/test_signals.py` runs) measures how far the figures and decisions agree.
 
 /// Units spaCy splits off a number (`5km` → `5` `km`).
 const UNITS: &[&str] = &[
