@@ -675,10 +675,9 @@ impl Document {
         };
         let d = PyDict::new(py);
         for (name, v) in s.iter() {
-            if v.fract() == 0.0 && v.abs() < 9e15 {
-                d.set_item(name, v as i64)?;
-            } else {
-                d.set_item(name, v)?;
+            match cowrex::document::Signals::whole(v) {
+                Some(n) => d.set_item(name, n)?,
+                None => d.set_item(name, v)?,
             }
         }
         Ok(Some(d))

@@ -52,7 +52,8 @@ impl Entry {
 /// Every detector, in the order they run.
 pub static DETECTORS: &[Entry] = REGISTERED;
 
-const fn same(a: &str, b: &str) -> bool {
+/// Whether two strings are equal, in a `const` context.
+pub(crate) const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

@@ -86,6 +86,12 @@ impl Signals {
             .map(|i| self.values[i])
     }
 
+    /// A value as the whole number it is (a count, or a ratio of 0 or 1), `None` for another
+    /// value: the outputs write these as integers.
+    pub fn whole(v: f64) -> Option<i64> {
+        (v.fract() == 0.0 && v.abs() < 9e15).then_some(v as i64)
+    }
+
     /// `(name, value)` in the order of [`SIGNALS`].
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, f64)> + '_ {
         SIGNALS.iter().copied().zip(self.values.iter().copied())

@@ -74,52 +74,38 @@ impl Filter {
         signals: Option<&HashMap<String, f64>>,
         st: &mut FilterStats,
     ) -> io::Result<bool> {
-        if !self.keep_id(id, st) {
-            return Ok(false);
-        }
-        if !self.judge.is_active() {
-            return Ok(true);
-        }
-        let reason = match signals {
-            Some(s) => self.judge.reason(|name| s.get(name).copied()),
-            None => Some("no_signals".to_string()),
-        };
-        let Some(reason) = reason else {
-            return Ok(true);
-        };
-        if let Some(w) = &mut self.dropped {
-            w.write_all(id.unwrap_or_default())?;
-            writeln!(w, "\t{reason}")?;
-        }
-        *self.reasons.entry(reason).or_default() += 1;
-        st.written -= 1;
-        st.judged += 1;
-        if let Some(id) = id.and_then(|i| <[u8; ID_LEN]>::try_from(i).ok())
-            && self.unique
-        {
-            // Another copy of the document may pass: its id is not written yet.
-            self.written.remove(&id);
-        }
-        Ok(false)
-    }
-
-    /// Whether to keep a document with this id (blacklist, unique ids); counts it.
-    fn keep_id(&mut self, id: Option<&[u8]>, st: &mut FilterStats) -> bool {
         st.documents += 1;
         let Some(id) = id.and_then(|i| <[u8; ID_LEN]>::try_from(i).ok()) else {
             st.broken += 1;
-            return false;
+            return Ok(false);
         };
         if self.blacklist.contains(&id) {
             st.blacklisted += 1;
-            return false;
+            return Ok(false);
         }
-        if self.unique && !self.written.insert(id) {
+        if self.unique && self.written.contains(&id) {
             st.repeated_ids += 1;
-            return false;
+            return Ok(false);
+        }
+        let reason = match (self.judge.is_active(), signals) {
+            (false, _) => None,
+            (true, Some(s)) => self.judge.reason(|name| s.get(name).copied()),
+            (true, None) => Some("no_signals".to_string()),
+        };
+        if let Some(reason) = reason {
+            if let Some(w) = &mut self.dropped {
+                w.write_all(&id)?;
+                writeln!(w, "\t{reason}")?;
+            }
+            *self.reasons.entry(reason).or_default() += 1;
+            st.judged += 1;
+            return Ok(false);
+        }
+        if self.unique {
+            self.written.insert(id);
         }
         st.written += 1;
-        true
+        Ok(true)
     }
 
     /// Filter `input` into `output`; the output is gzipped and read as JSONL when the

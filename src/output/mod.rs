@@ -108,10 +108,9 @@ pub fn block_language(b: &Block) -> impl Iterator<Item = (&'static str, Score)> 
 /// A quality signal's value as JSON: a whole number as an integer, any other at full
 /// precision (a threshold applied to the output decides as it would on the value).
 pub fn signal_json(v: f64) -> serde_json::Value {
-    if v.fract() == 0.0 && v.abs() < 9e15 {
-        serde_json::json!(v as i64)
-    } else {
-        serde_json::json!(v)
+    match crate::document::Signals::whole(v) {
+        Some(n) => serde_json::json!(n),
+        None => serde_json::json!(v),
     }
 }
 

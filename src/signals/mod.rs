@@ -27,31 +27,36 @@ const POLICY: [&str; 6] = [
     "use cookies",
 ];
 
+/// Set the signal `$name` of the values `$v`, its position found at compile time.
+macro_rules! set_signal {
+    ($v:expr, $name:literal, $x:expr) => {
+        $v[const { at($name) }] = $x
+    };
+}
+
+/// What Gopher's figures count that RedPajama-V2's count too.
+#[derive(Clone, Copy)]
+struct Counted {
+    /// Lines ([`splitlines`]).
+    lines: usize,
+    /// Lines ending with `...` or `…` (spaces after them aside).
+    ellipsis_lines: usize,
+    /// `#` in the text.
+    hashes: usize,
+    /// `...` and `…` in the text.
+    ellipses: usize,
+}
+
 /// The position of a signal in [`SIGNALS`] (a compile-time check of the name).
 const fn at(name: &str) -> usize {
     let mut i = 0;
     while i < N_SIGNALS {
-        if const_eq(SIGNALS[i], name) {
+        if crate::classify::registry::same(SIGNALS[i], name) {
             return i;
         }
         i += 1;
     }
     panic!("not a signal")
-}
-
-const fn const_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// Python's `str.splitlines`: lines split at `\n`, `\r`, `\r\n` and Unicode's other line
@@ -119,7 +124,6 @@ fn find_duplicates<'a>(items: impl IntoIterator<Item = &'a str>) -> (usize, usiz
 /// characters and the few symbols it lists), approximated by Unicode's categories: a word of
 /// only these is a symbol.
 fn is_symbol_char(c: char) -> bool {
-    use unicode_general_category::{GeneralCategory as G, get_general_category};
     if c.is_ascii() {
         return c.is_ascii_punctuation()
             || c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r');
@@ -131,17 +135,9 @@ fn is_symbol_char(c: char) -> bool {
     ) {
         return false;
     }
-    matches!(
-        get_general_category(c),
-        G::ConnectorPunctuation
-            | G::DashPunctuation
-            | G::OpenPunctuation
-            | G::ClosePunctuation
-            | G::InitialPunctuation
-            | G::FinalPunctuation
-            | G::OtherPunctuation
-            | G::Control
-    ) || matches!(c, '━' | '►' | '％' | '１' | '～' | '´' | '$')
+    tokens::is_punctuation(c)
+        || c.is_control()
+        || matches!(c, '━' | '►' | '％' | '１' | '～' | '´' | '$')
 }
 
 /// The C4 fate of one line under C4's rules (`any_end`: without the terminal-punctuation rule,
@@ -390,7 +386,7 @@ pub fn compute<'b>(
     let mut v = [0.0; N_SIGNALS];
     macro_rules! set {
         ($name:literal, $x:expr) => {
-            v[const { at($name) }] = $x
+            set_signal!(v, $name, $x)
         };
     }
     let text_chars = chars(text);
@@ -583,7 +579,13 @@ pub fn compute<'b>(
         ratio(kept_lines.len().saturating_sub(1), kept_words)
     );
 
-    rpv2(text, &lines, ellipses, &mut v);
+    let counted = Counted {
+        lines: lines.len(),
+        ellipsis_lines,
+        hashes,
+        ellipses,
+    };
+    rpv2(text, counted, &mut v);
     (Signals { values: v }, fates)
 }
 
@@ -607,11 +609,11 @@ fn split_newline_runs(text: &str, min: usize) -> Vec<&str> {
 
 /// RedPajama-V2's counting signals (`rps_doc_*`). Normalised words: the text's
 /// whitespace-separated words lower-cased, without ASCII punctuation, those left empty left
-/// out. `ellipses`: the text's `...` and `…`.
-fn rpv2(text: &str, lines: &[&str], ellipses: usize, v: &mut [f64; N_SIGNALS]) {
+/// out. `counted`: what Gopher's figures counted already.
+fn rpv2(text: &str, counted: Counted, v: &mut [f64; N_SIGNALS]) {
     macro_rules! set {
         ($name:literal, $x:expr) => {
-            v[const { at($name) }] = $x
+            set_signal!(v, $name, $x)
         };
     }
     let mut counts: FxHashMap<u64, u32> =
@@ -682,21 +684,13 @@ fn rpv2(text: &str, lines: &[&str], ellipses: usize, v: &mut [f64; N_SIGNALS]) {
     set!("rps_doc_unigram_entropy", entropy);
     set!("rps_doc_frac_all_caps_words", ratio(caps, raw_words));
     set!("rps_doc_frac_no_alph_words", ratio(no_alpha, n));
-    let ellipsis = lines
-        .iter()
-        .filter(|l| {
-            let t = l.trim_end();
-            t.ends_with("...") || t.ends_with('…')
-        })
-        .count();
     set!(
         "rps_doc_frac_lines_end_with_ellipsis",
-        ratio(ellipsis, lines.len())
+        ratio(counted.ellipsis_lines, counted.lines)
     );
-    let hashes = memchr::memchr_iter(b'#', text.as_bytes()).count();
     set!(
         "rps_doc_symbol_to_word_ratio",
-        ratio(hashes + ellipses, raw_words)
+        ratio(counted.hashes + counted.ellipses, raw_words)
     );
     // The normalised text: its words, one space between them.
     set!(

@@ -796,21 +796,24 @@ pub fn is_terminal(c: char) -> bool {
     )
 }
 
-/// Whether every character of `s` is punctuation (spaCy's `is_punct`: categories P*).
-fn is_punct_token(s: &str) -> bool {
+/// Whether `c` is punctuation (Unicode's categories P*).
+pub fn is_punctuation(c: char) -> bool {
     use unicode_general_category::{GeneralCategory as G, get_general_category};
-    s.chars().all(|c| {
-        matches!(
-            get_general_category(c),
-            G::ConnectorPunctuation
-                | G::DashPunctuation
-                | G::OpenPunctuation
-                | G::ClosePunctuation
-                | G::InitialPunctuation
-                | G::FinalPunctuation
-                | G::OtherPunctuation
-        )
-    })
+    matches!(
+        get_general_category(c),
+        G::ConnectorPunctuation
+            | G::DashPunctuation
+            | G::OpenPunctuation
+            | G::ClosePunctuation
+            | G::InitialPunctuation
+            | G::FinalPunctuation
+            | G::OtherPunctuation
+    )
+}
+
+/// Whether every character of `s` is punctuation (spaCy's `is_punct`).
+fn is_punct_token(s: &str) -> bool {
+    s.chars().all(is_punctuation)
 }
 
 /// Sentences of `tokens` as spaCy's `sentencizer` splits them: a sentence starts at the first
