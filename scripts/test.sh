@@ -15,8 +15,9 @@ venv=target/pytest-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
 # regex and spacy: datatrove's filters (the language test keeps documents with its LambdaFilter;
-# the signals test runs the quality filters with spaCy's blank tokenizers, no model downloads).
-"$venv/bin/python" -m pip install -q pytest "datatrove[io,s3]" regex spacy
+# the signals test runs the quality filters with spaCy's blank tokenizers, no model downloads);
+# datasets and datatrove read `--format parquet`'s files (python/tests/test_parquet.py).
+"$venv/bin/python" -m pip install -q pytest "datatrove[io,s3]" regex spacy datasets
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 COWREX_BIN="$PWD/target/release/cowrex" "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests "$@"
 cargo test -p cowrex-cli --features toy-detector --test toy

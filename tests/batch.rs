@@ -235,7 +235,7 @@ fn a_run_split_by_language_writes_a_corpus_per_language() {
         out.write_all(&gz.finish().unwrap()).unwrap();
     }
     drop(out);
-    let split = ["--split-by", "language", "--format", "xml,jsonl"];
+    let split = ["--split-by", "language", "--format", "xml,jsonl,parquet"];
     let (one, two) = (dir.join("one"), dir.join("two"));
     assert!(
         process(&[&warc], &one, &[&split[..], &["-j1"]].concat())
@@ -262,12 +262,15 @@ fn a_run_split_by_language_writes_a_corpus_per_language() {
         [
             "deu/news.xml.gz",
             "deu/news.jsonl.gz",
+            "deu/news.parquet",
             "deu/news.shingles.gz",
             "eng/news.xml.gz",
             "eng/news.jsonl.gz",
+            "eng/news.parquet",
             "eng/news.shingles.gz",
             "fra/news.xml.gz",
             "fra/news.jsonl.gz",
+            "fra/news.parquet",
             "fra/news.shingles.gz",
             "news.stats.json"
         ]

@@ -873,4 +873,20 @@ fn filter_by_signals_keeps_and_explains() {
         .output()
         .unwrap();
     assert!(!o.status.success());
+    // A Parquet file is refused with where its rows are selected, not read as text.
+    let pq = dir.join("pq");
+    assert!(
+        process(&[&fixture("sample.warc.gz")], &pq, &["--format", "parquet"])
+            .status
+            .success()
+    );
+    let o = cowrex()
+        .args(["filter", "--preset", "fineweb"])
+        .arg(pq.join("sample.parquet"))
+        .arg("-o")
+        .arg(dir.join("bad"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`signals` column"));
 }

@@ -411,6 +411,7 @@ fn library_crates(args: &[&str]) -> BTreeSet<String> {
 fn the_library_needs_no_command_line_crate() {
     let with_http = library_crates(&[]);
     assert!(with_http.contains("fastwarc") && with_http.contains("ureq"));
+    assert!(with_http.contains("parquet"), "Parquet is on by default");
     for binary_only in ["clap", "indicatif", "plotters", "signal-hook"] {
         assert!(
             !with_http.contains(binary_only),
@@ -420,4 +421,8 @@ fn the_library_needs_no_command_line_crate() {
     let without = library_crates(&["--no-default-features"]);
     assert!(without.contains("fastwarc"));
     assert!(!without.contains("ureq"), "ureq without the http feature");
+    assert!(
+        !without.contains("parquet"),
+        "parquet without the parquet feature"
+    );
 }

@@ -271,6 +271,13 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
                 name.to_string_lossy()
             )));
         }
+        if name.to_string_lossy().ends_with(".parquet") {
+            return Err(Error::usage(format!(
+                "{}: filter reads XML and JSONL outputs; select a Parquet file's rows by its \
+                 `signals` column (datasets, pyarrow, DuckDB)",
+                p.display()
+            )));
+        }
         let out = a.out.join(name);
         let same = |a: &Path, b: &Path| {
             Ok::<_, Error>(

@@ -83,7 +83,8 @@ pub(super) struct ProcessArgs {
     #[arg(long, default_value_t = cowrex::output::gz::DEFAULT_LEVEL, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=12))]
     compression: u32,
     /// Corpus formats, comma-separated: xml (texrex's), jsonl (one document per line), vrt
-    /// (one token per line, for cwb-encode).
+    /// (one token per line, for cwb-encode), parquet (a row per document, without its blocks:
+    /// for Hugging Face datasets, datatrove, Spark).
     #[arg(
         long,
         value_enum,
@@ -163,6 +164,7 @@ pub(super) enum CorpusFormat {
     Xml,
     Jsonl,
     Vrt,
+    Parquet,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -238,6 +240,12 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
 
 /// The run's settings from `process`'s arguments, for `inputs`, stopped by `stop`.
 fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConfig, Error> {
+    if a.format.contains(&CorpusFormat::Parquet) && !cowrex::output::parquet::AVAILABLE {
+        return Err(Error::usage(format!(
+            "--format parquet: {}",
+            cowrex::output::parquet::UNAVAILABLE
+        )));
+    }
     Ok(RunConfig {
         inputs,
         out_dir: a.out.clone(),
@@ -265,6 +273,7 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConf
             xml: a.format.contains(&CorpusFormat::Xml),
             jsonl: a.format.contains(&CorpusFormat::Jsonl),
             vrt: a.format.contains(&CorpusFormat::Vrt),
+            parquet: a.format.contains(&CorpusFormat::Parquet),
         },
         exact_dups: match a.exact_dups {
             ExactDupsArg::Mark => ExactDups::Mark,

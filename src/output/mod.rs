@@ -1,4 +1,4 @@
-//! Writers: texrex XML corpus lines and VRT, JSON lines, run statistics.
+//! Writers: texrex XML corpus lines and VRT, JSON lines, Parquet rows, run statistics.
 
 pub mod filter;
 pub mod gz;
@@ -7,6 +7,7 @@ pub mod jsonl;
 pub mod links;
 pub mod markdown;
 mod number;
+pub mod parquet;
 pub mod stats;
 pub mod xml;
 

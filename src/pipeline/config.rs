@@ -90,6 +90,10 @@ pub struct Formats {
     pub jsonl: bool,
     /// `S.vrt.gz`, one token per line.
     pub vrt: bool,
+    /// `S.parquet`, a row per document (the `parquet` feature). Left out of the
+    /// configuration's hash when off, so that earlier runs' `S.done.json` still match.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub parquet: bool,
 }
 
 /// One input: a WARC file, an http(s) URL, or standard input spooled to a temporary file.
@@ -156,6 +160,7 @@ mod tests {
                 xml: true,
                 jsonl: false,
                 vrt: false,
+                parquet: false,
             },
             exact_dups: ExactDups::default(),
             split: None,

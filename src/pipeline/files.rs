@@ -1,16 +1,19 @@
-//! The output files of one input: gzip files written under temporary names ([`GzOut`], an
-//! input's corpus in a [`Corpus`], one per part with a [`Split`], all of them in [`FileOut`]) and renamed once complete, `S.stats.json`, and `S.done.json`,
-//! written last, which tells a rerun the input is done ([`done_path`], [`is_done`]).
+//! The output files of one input: gzip and Parquet files written under temporary names
+//! ([`GzOut`], [`ParquetOut`]; an input's corpus in a [`Corpus`], one per part with a
+//! [`super::Split`], all of them in [`FileOut`]) and renamed once complete, `S.stats.json`, and
+//! `S.done.json`, written last, which tells a rerun the input is done ([`done_path`],
+//! [`is_done`]).
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use super::config::{Input, RunConfig};
 use crate::output::gz::GzMembers;
+use crate::output::parquet;
 use crate::output::stats::FileStats;
 
 /// A rendered corpus document and where the `duplicate-of` mark goes.
@@ -57,16 +60,71 @@ impl GzOut {
             }
         }
     }
+}
 
-    /// Complete the file, sync it and give it its name; returns the name.
-    fn finish(self, dir: &Path) -> io::Result<String> {
-        self.enc.finish()?.sync_all()?;
-        fs::rename(&self.tmp, dir.join(&self.name))?;
-        Ok(self.name)
+/// The Parquet output file of an input (`S.parquet`), written under a temporary name.
+pub(super) struct ParquetOut {
+    name: String,
+    tmp: PathBuf,
+    writer: parquet::Writer<BufWriter<File>>,
+}
+
+impl ParquetOut {
+    /// Create `dir/name`'s temporary file, compressed unless `level` is 0.
+    fn create(dir: &Path, name: String, level: u32) -> io::Result<ParquetOut> {
+        let tmp = tmp_name(dir, &name);
+        let f = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        let writer = parquet::Writer::new(f, level > 0).inspect_err(|_| {
+            let _ = fs::remove_file(&tmp);
+        })?;
+        Ok(ParquetOut { name, tmp, writer })
+    }
+
+    /// Append a document's row.
+    pub(super) fn push(&mut self, row: parquet::Row) -> io::Result<()> {
+        self.writer.push(row)
     }
 }
 
-/// The corpus files of one input, or of one part of it ([`Split`]): `PART/S.xml.gz`, ….
+/// An output file being written.
+enum Out {
+    Gz(GzOut),
+    Parquet(ParquetOut),
+}
+
+impl Out {
+    /// Complete the file, sync it and give it its name; returns the name.
+    fn finish(self, dir: &Path) -> io::Result<String> {
+        let (tmp, name) = match self {
+            Out::Gz(o) => {
+                o.enc.finish()?.sync_all()?;
+                (o.tmp, o.name)
+            }
+            Out::Parquet(o) => {
+                let f = o
+                    .writer
+                    .finish()?
+                    .into_inner()
+                    .map_err(|e| e.into_error())?;
+                f.sync_all()?;
+                (o.tmp, o.name)
+            }
+        };
+        fs::rename(&tmp, dir.join(&name))?;
+        Ok(name)
+    }
+
+    /// Close the file and remove it.
+    fn discard(self) {
+        let tmp = match self {
+            Out::Gz(o) => o.tmp,
+            Out::Parquet(o) => o.tmp,
+        };
+        let _ = fs::remove_file(tmp);
+    }
+}
+
+/// The corpus files of one input, or of one part of it ([`super::Split`]): `PART/S.xml.gz`, ….
 pub(super) struct Corpus {
     /// The XML corpus file (`S.xml.gz`), if asked for.
     pub xml: Option<GzOut>,
@@ -74,6 +132,8 @@ pub(super) struct Corpus {
     pub jsonl: Option<GzOut>,
     /// The VRT corpus file (`S.vrt.gz`), if asked for.
     pub vrt: Option<GzOut>,
+    /// The Parquet corpus file (`S.parquet`), if asked for.
+    pub parquet: Option<ParquetOut>,
     /// The shingles file (`S.shingles.gz`), if asked for.
     pub shingles: Option<GzOut>,
     /// The links file (`S.links.gz`), if asked for.
@@ -102,19 +162,28 @@ impl Corpus {
             xml: open(cfg.formats.xml, "xml")?,
             jsonl: open(cfg.formats.jsonl, "jsonl")?,
             vrt: open(cfg.formats.vrt, "vrt")?,
+            parquet: cfg
+                .formats
+                .parquet
+                .then(|| {
+                    ParquetOut::create(dir, format!("{}.parquet", input.stem), cfg.compression)
+                })
+                .transpose()?,
             shingles: open(cfg.doc.shingles, "shingles")?,
             links: open(cfg.doc.links, "links")?,
         })
     }
 
-    /// Its gzip files still open, taken out of `self`.
-    fn files(&mut self) -> impl Iterator<Item = GzOut> {
+    /// Its files still open, taken out of `self`.
+    fn files(&mut self) -> impl Iterator<Item = Out> {
+        let gz = |o: Option<GzOut>| o.map(Out::Gz);
         [
-            self.xml.take(),
-            self.jsonl.take(),
-            self.vrt.take(),
-            self.shingles.take(),
-            self.links.take(),
+            gz(self.xml.take()),
+            gz(self.jsonl.take()),
+            gz(self.vrt.take()),
+            self.parquet.take().map(Out::Parquet),
+            gz(self.shingles.take()),
+            gz(self.links.take()),
         ]
         .into_iter()
         .flatten()
@@ -160,8 +229,7 @@ impl FileOut {
     pub(super) fn discard(&mut self) {
         for c in self.parts.values_mut() {
             for o in c.files() {
-                drop(o.enc);
-                let _ = fs::remove_file(&o.tmp);
+                o.discard();
             }
         }
     }

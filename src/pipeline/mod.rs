@@ -149,6 +149,7 @@ mod tests {
                 xml: true,
                 jsonl: false,
                 vrt: false,
+                parquet: false,
             },
             exact_dups: ExactDups::default(),
             split: None,

@@ -11,7 +11,7 @@ use super::sink::{Failure, Sink};
 use crate::analyze::Config;
 use crate::document::Document;
 use crate::output::stats::FileStats;
-use crate::output::{jsonl, xml};
+use crate::output::{jsonl, parquet, xml};
 use crate::shingle;
 
 /// A document rendered in every format asked for, with its shingle and link lines.
@@ -22,6 +22,8 @@ pub(super) struct Renders {
     pub jsonl: Option<Rendered>,
     /// The document in VRT, if asked for.
     pub vrt: Option<Rendered>,
+    /// The document as a Parquet row, if asked for.
+    pub parquet: Option<parquet::Row>,
     /// Shingle lines (empty without shingles).
     pub shingles: Vec<u8>,
     /// Link lines.
@@ -50,6 +52,7 @@ pub(super) fn render(
         let mark_at = jsonl::write_doc(&mut bytes, doc, cfg.dup_blocks, cfg.markdown);
         Rendered { bytes, mark_at }
     });
+    let parquet = formats.parquet.then(|| parquet::Row::of(doc, cfg.markdown));
     let mut shingles = Vec::new();
     if let Some(h) = &doc.shingles {
         shingle::write_lines(&mut shingles, h, &doc.id, doc.content_size)
@@ -61,6 +64,7 @@ pub(super) fn render(
         xml: xml_out,
         jsonl,
         vrt,
+        parquet,
         shingles,
         links,
         part: split.map_or("", |s| s.part(doc)),
@@ -129,6 +133,12 @@ impl Sink for Files<'_> {
         }
         if let (Some(o), Some(r)) = (&mut out.jsonl, &r.jsonl) {
             o.write_doc(r, json_mark.as_deref())?;
+        }
+        if let (Some(o), Some(mut row)) = (&mut out.parquet, r.parquet) {
+            if let Some(id) = &first {
+                row.mark_duplicate(id);
+            }
+            o.push(row)?;
         }
         if let Some(o) = &mut out.shingles {
             o.write(&r.shingles)?;
