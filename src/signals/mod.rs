@@ -296,18 +296,13 @@ const GRAM_MUL: u64 = 0x9E37_79B9_7F4A_7C15;
 /// compared as word sequences (by a 64-bit hash of the sequence). `ids`: the words as numbers,
 /// `lens` their characters, `once[i]`: word `i` occurs once in the text.
 ///
-/// An n-gram with a word that occurs once occurs once: it is never a repeat, and remembering
-/// it changes nothing, so only the n-grams of repeated words are hashed and looked up.
+/// An n-gram that occurs once is never a repeat, and remembering it changes nothing, so only
+/// the n-grams that may occur twice are hashed and looked up: those whose two (n − 1)-grams
+/// (the n-gram less its last word, less its first) each occur more than once, which for
+/// n = 2 are the pairs of words that occur more than once.
 fn ngram_chars(ids: &[u32], lens: &[usize], once: &[bool]) -> ([usize; 3], [usize; 6]) {
     let mut top = [0; 3];
     let mut dup = [0; 6];
-    // once_before[i]: words that occur once among the first i.
-    let mut once_before = Vec::with_capacity(ids.len() + 1);
-    once_before.push(0u32);
-    for &o in once {
-        once_before.push(once_before.last().copied().unwrap_or(0) + u32::from(o));
-    }
-    let repeated = |i: usize, n: usize| once_before[i + n] == once_before[i];
     let hash = |i: usize, n: usize| {
         ids[i..i + n].iter().fold(0u64, |h, &id| {
             h.wrapping_mul(GRAM_MUL)
@@ -315,41 +310,57 @@ fn ngram_chars(ids: &[u32], lens: &[usize], once: &[bool]) -> ([usize; 3], [usiz
                 .wrapping_add(u64::from(id) + 1)
         })
     };
+    // repeated[i]: the (n − 1)-gram at i occurs more than once (n = 2: the word).
+    let mut repeated: Vec<bool> = once.iter().map(|&o| !o).collect();
+    let mut candidates: Vec<(u32, u64)> = Vec::with_capacity(ids.len());
     let mut counts: FxHashMap<u64, (u32, u32)> =
         FxHashMap::with_capacity_and_hasher(ids.len(), Default::default());
     let mut seen: rustc_hash::FxHashSet<u64> =
-        rustc_hash::FxHashSet::with_capacity_and_hasher(ids.len() / 2, Default::default());
+        rustc_hash::FxHashSet::with_capacity_and_hasher(ids.len() / 4, Default::default());
     for n in 2..=10usize {
         if ids.len() < n {
             break;
         }
         let grams = ids.len() + 1 - n;
-        if n <= 4 {
-            counts.clear();
-            // count, first; an n-gram that occurs once: the first n-gram.
-            let mut best: (u32, u32) = (1, 0);
-            for i in (0..grams).filter(|&i| repeated(i, n)) {
-                let e = counts.entry(hash(i, n)).or_insert((0, i as u32));
-                e.0 += 1;
-                let (c, first) = *e;
-                if c > best.0 || (c == best.0 && first < best.1) {
-                    best = (c, first);
-                }
+        candidates.clear();
+        candidates.extend(
+            (0..grams)
+                .filter(|&i| repeated[i] && repeated[i + 1])
+                .map(|i| (i as u32, hash(i, n))),
+        );
+        counts.clear();
+        // count, first; an n-gram that occurs once: the first n-gram.
+        let mut best: (u32, u32) = (1, 0);
+        for &(i, h) in &candidates {
+            let e = counts.entry(h).or_insert((0, i));
+            e.0 += 1;
+            let (c, first) = *e;
+            if c > best.0 || (c == best.0 && first < best.1) {
+                best = (c, first);
             }
+        }
+        if n <= 4 {
             let s = best.1 as usize;
             let len: usize = lens[s..s + n].iter().sum::<usize>() + n - 1;
             top[n - 2] = len * best.0 as usize;
         } else {
+            // Left to right, a repeat of an n-gram seen before counts and is skipped whole.
             seen.clear();
-            let mut i = 0;
-            while i < grams {
-                if !repeated(i, n) || seen.insert(hash(i, n)) {
-                    i += 1;
-                } else {
-                    dup[n - 5] += lens[i..i + n].iter().sum::<usize>();
-                    i += n;
+            let mut next = 0;
+            for &(i, h) in &candidates {
+                let i = i as usize;
+                if i < next || counts[&h].0 < 2 || seen.insert(h) {
+                    continue;
                 }
+                dup[n - 5] += lens[i..i + n].iter().sum::<usize>();
+                next = i + n;
             }
+        }
+        // The n-grams that occur more than once, for n + 1.
+        repeated[..grams].fill(false);
+        repeated.truncate(grams);
+        for &(i, h) in &candidates {
+            repeated[i as usize] = counts[&h].0 > 1;
         }
     }
     (top, dup)
@@ -1100,6 +1111,78 @@ mod tests {
         let ids: Vec<u32> = (0..5).chain(0..5).chain(0..1).collect();
         let (_, dup) = ngram_chars(&ids, &[1; 11], &[false; 11]);
         assert_eq!(dup[0], 5);
+    }
+
+    /// datatrove's `find_top_duplicate` and `find_all_duplicate`, word for word: every n-gram
+    /// counted, compared as word sequences.
+    fn ngram_chars_by_the_book(ids: &[u32], lens: &[usize]) -> ([usize; 3], [usize; 6]) {
+        let (mut top, mut dup) = ([0; 3], [0; 6]);
+        for n in 2..=10 {
+            if ids.len() < n {
+                break;
+            }
+            let grams: Vec<&[u32]> = ids.windows(n).collect();
+            if n <= 4 {
+                let mut counts: Vec<(&[u32], usize, usize)> = Vec::new();
+                for (i, g) in grams.iter().enumerate() {
+                    match counts.iter_mut().find(|(h, _, _)| h == g) {
+                        Some(e) => e.1 += 1,
+                        None => counts.push((g, 1, i)),
+                    }
+                }
+                // The most frequent, the first seen among equals.
+                let best = counts.iter().fold(counts[0], |b, &e| if e.1 > b.1 { e } else { b });
+                let chars: usize = lens[best.2..best.2 + n].iter().sum::<usize>() + n - 1;
+                top[n - 2] = chars * best.1;
+            } else {
+                let mut seen: Vec<&[u32]> = Vec::new();
+                let mut i = 0;
+                while i < grams.len() {
+                    if seen.contains(&grams[i]) {
+                        dup[n - 5] += lens[i..i + n].iter().sum::<usize>();
+                        i += n;
+                    } else {
+                        seen.push(grams[i]);
+                        i += 1;
+                    }
+                }
+            }
+        }
+        (top, dup)
+    }
+
+    /// The n-grams that cannot repeat are left out without changing a figure: on texts of a
+    /// few words, much repeated, the figures are those of counting every n-gram.
+    #[test]
+    fn leaving_out_ngrams_that_cannot_repeat_changes_nothing() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        for case in 0..300 {
+            let vocab = 2 + next(10);
+            let n = 1 + next(60) as usize;
+            // Some texts repeat a passage whole, as pages repeat a paragraph.
+            let mut ids: Vec<u32> = (0..n).map(|_| next(vocab) as u32).collect();
+            if case % 3 == 0 {
+                let copy = ids[..n / 2].to_vec();
+                ids.extend(copy);
+            }
+            let lens: Vec<usize> = (0..vocab).map(|_| 1 + next(9) as usize).collect();
+            let lens: Vec<usize> = ids.iter().map(|&id| lens[id as usize]).collect();
+            let once: Vec<bool> = ids
+                .iter()
+                .map(|id| ids.iter().filter(|&j| j == id).count() == 1)
+                .collect();
+            assert_eq!(
+                ngram_chars(&ids, &lens, &once),
+                ngram_chars_by_the_book(&ids, &lens),
+                "{ids:?}"
+            );
+        }
     }
 
     #[test]
