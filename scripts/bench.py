@@ -223,7 +223,12 @@ def main():
     big = run_measured([cowrex, "process", "--no-progress", "--force", "-j1", warc3, "-o", os.path.join(OUT, "out3")])
 
     mb = html_bytes / 1e6
-    print("Input: %d pages, %.1f MB of HTML, WARC %.1f MB (gzip per record)\n" % (pages, mb, os.path.getsize(warc) / 1e6))
+    print("Input: %d pages, %.1f MB of HTML, WARC %.1f MB (gzip per record)" % (pages, mb, os.path.getsize(warc) / 1e6))
+    # The peers are installed unpinned: their versions say which ones a ratio is against.
+    versions = subprocess.check_output(
+        [py, "-c", "import importlib.metadata as m; print(', '.join(p + ' ' + m.version(p) for p in ('fastwarc', 'resiliparse')))"],
+        text=True).strip()
+    print("Peers: %s\n" % versions)
     print("| tool | documents | CPU s | median CPU s | docs per CPU-second | HTML MB per CPU-second | wall s | peak RSS MiB |")
     print("|---|---|---|---|---|---|---|---|")
     for name, _ in tools[:main_tools]:  # the older WARC's turns are printed below

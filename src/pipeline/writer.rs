@@ -1,7 +1,8 @@
 //! The file writer, the [`Sink`] of `process`: the workers render each document in every
 //! format asked for ([`render`]), so that the writer only copies bytes into the input's
 //! output files (marking exact duplicates), and publishes them with the input's statistics
-//! and `S.done.json` at the input's end.
+//! and `S.done.json` at the input's end. Parquet is the exception: a row group is a table of
+//! many documents, so the writer encodes and compresses its columns as it fills.
 
 use std::io;
 
