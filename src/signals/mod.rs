@@ -1131,7 +1131,9 @@ mod tests {
                     }
                 }
                 // The most frequent, the first seen among equals.
-                let best = counts.iter().fold(counts[0], |b, &e| if e.1 > b.1 { e } else { b });
+                let best = counts
+                    .iter()
+                    .fold(counts[0], |b, &e| if e.1 > b.1 { e } else { b });
                 let chars: usize = lens[best.2..best.2 + n].iter().sum::<usize>() + n - 1;
                 top[n - 2] = chars * best.1;
             } else {
