@@ -82,8 +82,10 @@ fn read_model(p: &Path) -> Result<Vec<u8>, Error> {
 }
 
 impl Options {
-    /// Load the models these options name.
+    /// Load the models these options name, after checking the settings
+    /// ([`Config::validate`]).
     pub fn models(&self) -> Result<Models, Error> {
+        self.config.validate()?;
         let bad = |p: &Path, e: &dyn std::fmt::Display| Error::model(p, e.to_string());
         if let Some(option) = self
             .model_files
@@ -450,6 +452,25 @@ impl Extractor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fixed threshold outside 0–1 is refused when the models load, with the message the
+    /// command line and Python give; the bounds themselves are allowed.
+    #[test]
+    fn a_threshold_is_a_share() {
+        for t in [1.5, -0.1, f32::NAN] {
+            let Err(e) = Extractor::builder().threshold(t).build() else {
+                panic!("{t} accepted")
+            };
+            assert_eq!(e.kind(), ErrorKind::Usage);
+            assert_eq!(
+                e.to_string(),
+                format!("invalid value '{t}' for threshold: a share between 0 and 1")
+            );
+        }
+        for t in [0.0, 1.0] {
+            assert!(Extractor::builder().threshold(t).build().is_ok());
+        }
+    }
 
     /// Whole pages with hostile metadata and structure: each gives a sensible value or none,
     /// and the caps hold.

@@ -997,6 +997,24 @@ fn features_prints_37_values_per_block() {
 fn bad_arguments_are_usage_errors() {
     let o = cowrex().args(["process", "x.warc.gz"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
+    // A threshold is a share (the library's check, as Builder and Python give it).
+    let out = tempdir("threshold");
+    for command in [&["extract"][..], &["process", "-o", out.to_str().unwrap()]] {
+        let o = cowrex()
+            .args(command)
+            .args(["--threshold", "1.5"])
+            .arg(fixture("sample.warc.gz"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{command:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr)
+                .contains("invalid value '1.5' for threshold: a share between 0 and 1"),
+            "{command:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!out.join("sample.xml.gz").exists());
+    }
     let dir = tempdir("badmodel");
     let m = dir.join("m.mlp");
     std::fs::write(&m, "not a model").unwrap();

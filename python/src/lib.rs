@@ -230,13 +230,6 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
             "mask and texrex_text exclude each other (texrex's text masks everything)",
         ));
     }
-    if let Some(t) = k.threshold
-        && !(0.0..=1.0).contains(&t)
-    {
-        return Err(PyValueError::new_err(format!(
-            "invalid value '{t}' for threshold: a share between 0 and 1"
-        )));
-    }
     let limits = Limits::default();
     Ok(cowrex::Options {
         scorer,

@@ -363,6 +363,16 @@ def test_errors_are_python_exceptions_with_the_cli_messages(tmp_path):
         cowrex.extract(42)
     with pytest.raises(ValueError, match="needs n-gram scoring"):
         cowrex.Extractor(scorer="ngram", ngram="off")
+    # A threshold outside 0-1: the library's one check, the command line's message.
+    cli = run_cli("extract", "--threshold", "1.5", FIXTURES / "sample.warc.gz")
+    assert cli.returncode == 2
+    for make in (lambda: cowrex.Extractor(threshold=1.5), lambda: cowrex.extract("<p>x</p>", threshold=-1)):
+        with pytest.raises(ValueError) as e:
+            make()
+        assert "invalid value '" in str(e.value) and "for threshold: a share between 0 and 1" in str(e.value)
+    with pytest.raises(ValueError) as e:
+        cowrex.Extractor(threshold=1.5)
+    assert "cowrex: " + str(e.value) == cli.stderr.decode().strip()
     missing = tmp_path / "missing.warc.gz"
     cli = run_cli("process", "--no-progress", missing, "-o", tmp_path / "out")
     message = cli.stderr.decode().splitlines()[0].removeprefix("cowrex: ")

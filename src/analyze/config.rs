@@ -100,6 +100,19 @@ impl Mask {
 }
 
 impl Config {
+    /// Check what a caller may set wrong, with the error every entry point (the command line,
+    /// [`crate::Builder`], Python) gives: a fixed threshold is a share between 0 and 1.
+    pub fn validate(&self) -> Result<(), crate::Error> {
+        if let Some(t) = self.threshold
+            && !(0.0..=1.0).contains(&t)
+        {
+            return Err(crate::Error::usage(format!(
+                "invalid value '{t}' for threshold: a share between 0 and 1"
+            )));
+        }
+        Ok(())
+    }
+
     /// The defaults without the work that no block's score depends on (the quality
     /// signals): what training and evaluation analyse pages with.
     pub fn for_scores() -> Config {
