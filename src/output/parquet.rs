@@ -12,8 +12,8 @@
 //!
 //! The fields are JSONL's ([`super::jsonl`]), less the blocks: `date` is the record's
 //! WARC-Date, `metadata` holds the rest of the document's fields and its provenance (flat),
-//! `signals` is null when they are off, `markdown` unless asked for, `duplicate_of` but for a
-//! duplicate; every other field JSONL leaves out is null. The schema is the same in every
+//! `signals` is null when they are off, `markdown` unless `--markdown`, `duplicate_of` but
+//! for a duplicate; every other field JSONL leaves out is null. The schema is the same in every
 //! file of every run, so that a directory of them is one dataset. Pages are zstd-compressed
 //! (level 3; none with `--compression 0`), a row group holds at most [`GROUP_ROWS`] documents
 //! or about [`GROUP_BYTES`] of their strings.
