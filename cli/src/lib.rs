@@ -129,9 +129,9 @@ struct ModelArgs {
     /// documents and the non-lexical model for the rest.
     #[arg(long, value_enum, default_value_t = NgramArg::Auto)]
     ngram: NgramArg,
-    /// A block whose score (bpv) is above this is boilerplate. Default: for the combined model,
-    /// each document's threshold that maximises the expected bag-of-words F1 of its content
-    /// (written as `bpt`); 0.5 for the other scorers.
+    /// A block whose score (bpv) is above this share (0 to 1) is boilerplate. Default: for the
+    /// combined model, each document's threshold that maximises the expected bag-of-words F1
+    /// of its content (written as `bpt`); 0.5 for the other scorers.
     #[arg(long, value_name = "T")]
     threshold: Option<f32>,
     /// Where the combined model cuts each document without --threshold: `balanced` keeps the

@@ -346,7 +346,7 @@ mod writer {
                 let defs: Option<Vec<i16>> = col.nullable.then(|| {
                     self.rows
                         .iter()
-                        .map(|r| i16::from(r.0[i] != Cell::Null))
+                        .map(|r| i16::from(!matches!(r.0[i], Cell::Null)))
                         .collect()
                 });
                 let defs = defs.as_deref();
@@ -354,43 +354,25 @@ mod writer {
                     .rows
                     .iter_mut()
                     .map(|r| std::mem::replace(&mut r.0[i], Cell::Null));
+                // The values of variant `$cell` (converted by `$into`), written by `$writer`.
+                macro_rules! values {
+                    ($writer:expr, $cell:ident, $into:expr) => {{
+                        let v: Vec<_> = cells
+                            .filter_map(|c| match c {
+                                Cell::$cell(x) => Some($into(x)),
+                                _ => None,
+                            })
+                            .collect();
+                        $writer.write_batch(&v, defs, None)
+                    }};
+                }
                 match w.untyped() {
                     ColumnWriter::ByteArrayColumnWriter(c) => {
-                        let v: Vec<ByteArray> = cells
-                            .filter_map(|c| match c {
-                                Cell::Str(s) => Some(ByteArray::from(s.into_bytes())),
-                                _ => None,
-                            })
-                            .collect();
-                        c.write_batch(&v, defs, None)
+                        values!(c, Str, |s: String| ByteArray::from(s.into_bytes()))
                     }
-                    ColumnWriter::DoubleColumnWriter(c) => {
-                        let v: Vec<f64> = cells
-                            .filter_map(|c| match c {
-                                Cell::F64(x) => Some(x),
-                                _ => None,
-                            })
-                            .collect();
-                        c.write_batch(&v, defs, None)
-                    }
-                    ColumnWriter::FloatColumnWriter(c) => {
-                        let v: Vec<f32> = cells
-                            .filter_map(|c| match c {
-                                Cell::F32(x) => Some(x),
-                                _ => None,
-                            })
-                            .collect();
-                        c.write_batch(&v, defs, None)
-                    }
-                    ColumnWriter::Int64ColumnWriter(c) => {
-                        let v: Vec<i64> = cells
-                            .filter_map(|c| match c {
-                                Cell::I64(x) => Some(x),
-                                _ => None,
-                            })
-                            .collect();
-                        c.write_batch(&v, defs, None)
-                    }
+                    ColumnWriter::DoubleColumnWriter(c) => values!(c, F64, f64::from),
+                    ColumnWriter::FloatColumnWriter(c) => values!(c, F32, f32::from),
+                    ColumnWriter::Int64ColumnWriter(c) => values!(c, I64, i64::from),
                     _ => unreachable!("the schema has strings, doubles, floats and int64s"),
                 }
                 .map_err(err)?;
