@@ -226,13 +226,7 @@ impl Builder {
     /// read or parsed ([`ErrorKind::Model`]).
     pub fn build(mut self) -> Result<Extractor, Error> {
         if let Some(name) = &self.scorer {
-            self.options.scorer = Scorer::named(name).ok_or_else(|| {
-                let names: Vec<&str> = classify::registry::decisions().map(|d| d.name).collect();
-                Error::usage(format!(
-                    "unknown scorer {name:?}: one of {}",
-                    names.join(", ")
-                ))
-            })?;
+            self.options.scorer = name.parse()?;
         }
         Extractor::new(&self.options)
     }

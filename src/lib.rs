@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod analyze;
+pub mod choice;
 pub mod classify;
 pub mod decode;
 mod digest;

@@ -1015,6 +1015,52 @@ fn bad_arguments_are_usage_errors() {
         );
         assert!(!out.join("sample.xml.gz").exists());
     }
+    // A wrong name for a named option: the library's message (`FromStr`, as a `Builder` user
+    // parses a name and as Python gives it), and no output.
+    use cowrex::analyze::{DupBlocks, Mask};
+    use cowrex::classify::{Favor, LangChoice, NgramChoice, Scorer};
+    let wrong: [(&str, &str, cowrex::Error); 7] = [
+        ("--favor", "fast", "fast".parse::<Favor>().unwrap_err()),
+        ("--lang", "xx", "xx".parse::<LangChoice>().unwrap_err()),
+        ("--ngram", "on", "on".parse::<NgramChoice>().unwrap_err()),
+        ("--scorer", "gpt", "gpt".parse::<Scorer>().unwrap_err()),
+        (
+            "--mask",
+            "email,url",
+            "email,url".parse::<Mask>().unwrap_err(),
+        ),
+        (
+            "--dup-blocks",
+            "hide",
+            "hide".parse::<DupBlocks>().unwrap_err(),
+        ),
+        (
+            "--format",
+            "xml,docx",
+            "xml,docx".parse::<cowrex::pipeline::Formats>().unwrap_err(),
+        ),
+    ];
+    for (option, value, e) in wrong {
+        assert_eq!(e.kind(), cowrex::error::ErrorKind::Usage);
+        let o = cowrex()
+            .args(["process", option, value])
+            .args(["-o", out.to_str().unwrap()])
+            .arg(fixture("sample.warc.gz"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{option}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), format!("error: {e}\n"));
+        assert!(!out.join("sample.xml.gz").exists());
+    }
+    // `Builder::scorer` takes a name: the same message.
+    let e = cowrex::Extractor::builder()
+        .scorer("gpt")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "gpt".parse::<Scorer>().unwrap_err().to_string()
+    );
     let dir = tempdir("badmodel");
     let m = dir.join("m.mlp");
     std::fs::write(&m, "not a model").unwrap();

@@ -59,13 +59,10 @@ pub(super) struct FilterArgs {
     /// Blacklist files (one document id per line), e.g. from `cowrex dedup`.
     #[arg(short, long, value_name = "FILE", required_unless_present_any = ["preset", "require"])]
     blacklist: Vec<PathBuf>,
-    /// Drop documents as these filters would, from the quality signals: `fineweb` (datatrove's
-    /// Gopher repetition, Gopher quality, C4 without its terminal-punctuation rule and FineWeb
-    /// quality, with their defaults, as FineWeb ran them), `gopher` (repetition, quality) or
-    /// `c4` (C4's quality rules).
-    #[arg(long, value_name = "PRESET",
-          value_parser = clap::builder::PossibleValuesParser::new(Preset::ALL.map(|(name, _)| name)))]
-    preset: Option<String>,
+    /// Drop documents as these filters of datatrove's would, with their defaults, from the
+    /// quality signals (`fineweb`: as FineWeb ran them).
+    #[arg(long, value_name = "PRESET", value_parser = super::choice::<Preset>())]
+    preset: Option<Preset>,
     /// Keep only documents whose signal meets this condition, e.g. 'gopher_words>=100' (OP:
     /// < <= > >= == !=); repeatable, all must hold; applied after --preset.
     #[arg(long, value_name = "CONDITION")]
@@ -293,7 +290,7 @@ pub(super) fn filter(a: FilterArgs) -> CliResult {
         }
     }
     let judge = Judge {
-        preset: a.preset.as_deref().and_then(Preset::from_name),
+        preset: a.preset,
         require: a
             .require
             .iter()

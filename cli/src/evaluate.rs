@@ -11,6 +11,7 @@ use super::{
     BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, load_pages, threads_or_cores,
 };
 use cowrex::analyze::Config;
+use cowrex::choice::Choice;
 use cowrex::classify::detector::Cut;
 use cowrex::classify::{self, Scorer};
 use cowrex::error::{EXIT_OK, Error, ErrorKind};
@@ -40,7 +41,7 @@ pub(super) struct EvalArgs {
     /// decision keeps the blocks whose bpv is at most --threshold, by default each page's
     /// expected-F1 threshold for combined and 0.5 for the others (ngram: a score of at least
     /// --bias).
-    #[arg(long, value_parser = super::scorer_values(&[("all", "every block (no boilerplate removal): the baseline")]).map(Chosen), default_value = "combined")]
+    #[arg(long, value_parser = chosen(), default_value = "combined")]
     scorer: Chosen,
     /// n-gram and combined scorers: cross-validate, so that no page is scored by a
     /// model trained on it (K folds over the pages of all evaluated sets, as --cv-by says).
@@ -101,6 +102,16 @@ pub(super) struct EvalArgs {
 #[derive(Clone, Copy)]
 struct Chosen(Option<classify::Scorer>);
 
+/// `eval --scorer`'s values: the library's scorers and `all`.
+fn chosen() -> impl TypedValueParser<Value = Chosen> {
+    use clap::builder::{PossibleValue, PossibleValuesParser};
+    let scorers = Scorer::values()
+        .iter()
+        .map(|v| PossibleValue::new(v.name).help(v.help));
+    let all = PossibleValue::new("all").help("every block (no boilerplate removal): the baseline");
+    PossibleValuesParser::new(scorers.chain([all])).map(|name| Chosen(name.parse().ok()))
+}
+
 impl EvalArgs {
     /// The decision chosen (`None`: every block).
     fn decision(&self) -> Option<classify::Scorer> {
@@ -121,7 +132,7 @@ pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
             // A score of at least `bias` bits is a bpv of at most this.
             1.0 / (1.0 + a.bias.bias.exp())
         } else {
-            analyze::decision_threshold(blocks, scorer, a.model.favor.into())
+            analyze::decision_threshold(blocks, scorer, a.model.favor)
         }
     });
     blocks.iter().map(|b| bpv(b) <= threshold).collect()
@@ -239,7 +250,7 @@ pub(super) fn cowrex_texts(
             Cut::ExpectedF => format!(
                 "{} (expected-F threshold per page, favouring {}{cv})",
                 s.name(),
-                classify::Favor::from(a.model.favor).name()
+                a.model.favor
             ),
             Cut::Half => format!("{}{cv}", s.decision().about),
         },

@@ -42,7 +42,7 @@ pub(super) struct ExtractArgs {
     #[arg(long)]
     plain_text: bool,
     /// The scorer whose result is `bpv` and decides what is boilerplate.
-    #[arg(long, value_parser = super::scorer_parser(), default_value = "combined")]
+    #[arg(long, value_parser = super::choice::<classify::Scorer>(), default_value = "combined")]
     scorer: classify::Scorer,
     #[command(flatten)]
     bias: BiasArg,

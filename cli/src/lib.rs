@@ -16,11 +16,12 @@ mod train;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
 use cowrex::Options;
 use cowrex::analyze::{self, Config, DocFilter};
-use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice};
+use cowrex::choice::Choice;
+use cowrex::classify::{self, Favor, LangChoice, Models, NgramChoice};
 use cowrex::error::{Error, ErrorKind};
 use cowrex::html::{Limits, Syntax};
 
@@ -72,38 +73,43 @@ enum StatsCommand {
     Merge(corpus::StatsMergeArgs),
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum LangArg {
-    Auto,
-    En,
-    De,
-    Fr,
-    Sv,
-}
+/// clap's parser of an option whose values the library names ([`Choice`]): the library's
+/// names and their help in `--help`, its parsing, and its message for a wrong value (the one
+/// `FromStr` and Python give).
+struct ChoiceParser<T>(std::marker::PhantomData<T>);
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum FavorArg {
-    Precision,
-    Balanced,
-    Recall,
-}
-
-impl From<FavorArg> for classify::Favor {
-    fn from(f: FavorArg) -> classify::Favor {
-        match f {
-            FavorArg::Precision => classify::Favor::Precision,
-            FavorArg::Balanced => classify::Favor::Balanced,
-            FavorArg::Recall => classify::Favor::Recall,
-        }
+impl<T> Clone for ChoiceParser<T> {
+    fn clone(&self) -> Self {
+        ChoiceParser(std::marker::PhantomData)
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum NgramArg {
-    Auto,
-    Standard,
-    Nonlexical,
-    Off,
+fn choice<T: Choice + Send + Sync>() -> ChoiceParser<T> {
+    ChoiceParser(std::marker::PhantomData)
+}
+
+impl<T: Choice + Send + Sync> clap::builder::TypedValueParser for ChoiceParser<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let value = value.to_string_lossy();
+        cowrex::choice::parse::<T>(&value).map_err(|e| {
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{e}\n")).with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(T::values().iter().map(|v| {
+            clap::builder::PossibleValue::new(v.name).help(v.help)
+        })))
+    }
 }
 
 /// The n-gram decision, for the commands that make one (`process` only writes scores).
@@ -121,25 +127,22 @@ struct BiasArg {
 
 #[derive(Args, Clone)]
 struct ModelArgs {
-    /// Which built-in MLP scores a document: `auto` uses the en/de/fr/sv model of the
-    /// document's identified language, English for other languages.
-    #[arg(long, value_enum, default_value_t = LangArg::Auto)]
-    lang: LangArg,
-    /// NCleaner n-gram score per block: `auto` uses the standard (English) model for English
-    /// documents and the non-lexical model for the rest.
-    #[arg(long, value_enum, default_value_t = NgramArg::Auto)]
-    ngram: NgramArg,
+    /// Which built-in MLP scores a document.
+    #[arg(long, value_parser = choice::<LangChoice>(), default_value_t = LangChoice::Auto)]
+    lang: LangChoice,
+    /// Which NCleaner n-gram model scores each block.
+    #[arg(long, value_parser = choice::<NgramChoice>(), default_value_t = NgramChoice::Auto)]
+    ngram: NgramChoice,
     /// A block whose score (bpv) is above this share (0 to 1) is boilerplate. Default: for the
     /// combined model, each document's threshold that maximises the expected bag-of-words F1
     /// of its content (written as `bpt`); 0.5 for the other scorers.
     #[arg(long, value_name = "T")]
     threshold: Option<f32>,
-    /// Where the combined model cuts each document without --threshold: `balanced` keeps the
-    /// blocks that maximise the expected F1 of its content, `precision` the expected F0.5
-    /// (less boilerplate, less content), `recall` the expected F2 (more of both). The scores
-    /// do not change; docs/accuracy.md has the precision and recall of each.
-    #[arg(long, value_enum, default_value_t = FavorArg::Balanced)]
-    favor: FavorArg,
+    /// Where the combined model cuts each document without --threshold: it keeps the blocks
+    /// that maximise this expected F of its content. The scores do not change;
+    /// docs/accuracy.md has the precision and recall of each.
+    #[arg(long, value_parser = choice::<Favor>(), default_value_t = Favor::Balanced)]
+    favor: Favor,
     /// Stop segmenting a page at this many open elements.
     #[arg(long, default_value_t = Limits::default().max_depth, value_name = "N")]
     max_depth: usize,
@@ -156,8 +159,8 @@ struct ModelArgs {
     texrex_syntax: bool,
     /// Mask these in the output text as texrex does (` emailblank `, ` uriblank `,
     /// ` hashtagblank `), comma-separated; the scorers always read texrex's masked text.
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "WHAT")]
-    mask: Vec<MaskArg>,
+    #[arg(long, value_parser = choice::<analyze::Mask>(), value_delimiter = ',', value_name = "WHAT")]
+    mask: Vec<analyze::Mask>,
     /// Write texrex's second-pass text instead of the page's: entities decoded twice, tags,
     /// e-mail addresses, URIs and hashtags masked, every block on one line (with
     /// --texrex-syntax, the text texrex writes).
@@ -214,40 +217,6 @@ impl clap::Args for ModelFiles {
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
         ModelFiles::augment_args(cmd)
     }
-}
-
-/// `--scorer`'s values: the detectors' decisions ([`classify::registry::decisions`]), each
-/// with what it keeps as its help, and `extra` (`eval`'s `all`); each is the decision of that
-/// name, `None` for `extra`'s.
-fn scorer_values(
-    extra: &[(&'static str, &'static str)],
-) -> impl clap::builder::TypedValueParser<Value = Option<classify::Scorer>> {
-    use clap::builder::TypedValueParser;
-    let decisions = classify::registry::decisions().map(|d| (d.name, d.about));
-    clap::builder::PossibleValuesParser::new(
-        decisions
-            .chain(extra.iter().copied())
-            .map(|(name, about)| clap::builder::PossibleValue::new(name).help(about)),
-    )
-    .map(|name| classify::Scorer::named(&name))
-}
-
-/// `--scorer`'s values for the commands that take a decision: [`scorer_values`] without
-/// `extra`.
-fn scorer_parser() -> impl clap::builder::TypedValueParser<Value = classify::Scorer> {
-    use clap::builder::TypedValueParser;
-    scorer_values(&[]).map(|s| s.expect("every value is a decision's name"))
-}
-
-/// What `--mask` masks.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum MaskArg {
-    /// E-mail addresses.
-    Email,
-    /// URIs (`scheme://…` and `www.…`).
-    Uri,
-    /// Hashtags.
-    Hashtag,
 }
 
 /// Run the command line on these arguments (the first names the program, as `argv[0]`) and
@@ -357,19 +326,8 @@ impl<W: Write> Sink<W> {
 fn options(a: &ModelArgs, scorer: classify::Scorer) -> Options {
     Options {
         scorer,
-        lang: match a.lang {
-            LangArg::Auto => LangChoice::Auto,
-            LangArg::En => LangChoice::Fixed(ModelLang::En),
-            LangArg::De => LangChoice::Fixed(ModelLang::De),
-            LangArg::Fr => LangChoice::Fixed(ModelLang::Fr),
-            LangArg::Sv => LangChoice::Fixed(ModelLang::Sv),
-        },
-        ngram: match a.ngram {
-            NgramArg::Auto => NgramChoice::Auto,
-            NgramArg::Standard => NgramChoice::Standard,
-            NgramArg::Nonlexical => NgramChoice::NonLexical,
-            NgramArg::Off => NgramChoice::Off,
-        },
+        lang: a.lang,
+        ngram: a.ngram,
         model_files: a
             .files
             .0
@@ -389,7 +347,7 @@ fn load_models(a: &ModelArgs, scorer: classify::Scorer) -> Result<Models, Error>
 fn doc_config(m: &ModelArgs, filter: bool) -> Config {
     Config {
         threshold: m.threshold,
-        favor: m.favor.into(),
+        favor: m.favor,
         limits: Limits {
             max_depth: m.max_depth,
             max_blocks: m.max_blocks,
@@ -401,11 +359,10 @@ fn doc_config(m: &ModelArgs, filter: bool) -> Config {
             Syntax::Html5
         },
         filter: filter.then(DocFilter::default),
-        mask: analyze::Mask {
-            email: m.mask.contains(&MaskArg::Email),
-            uri: m.mask.contains(&MaskArg::Uri),
-            hashtag: m.mask.contains(&MaskArg::Hashtag),
-        },
+        mask: m
+            .mask
+            .iter()
+            .fold(analyze::Mask::NONE, |all, &one| all | one),
         texrex_text: m.texrex_text,
         shingles: false,
         ..Config::default()

@@ -57,7 +57,7 @@ pub(super) struct ProcessArgs {
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
     /// The scorer whose result is `bpv` and decides what is boilerplate.
-    #[arg(long, value_parser = super::scorer_parser(), default_value = "combined")]
+    #[arg(long, value_parser = super::choice::<cowrex::classify::Scorer>(), default_value = "combined")]
     scorer: cowrex::classify::Scorer,
     #[command(flatten)]
     model: ModelArgs,
@@ -82,17 +82,15 @@ pub(super) struct ProcessArgs {
     /// default). Shingles get at most 1.
     #[arg(long, default_value_t = cowrex::output::gz::DEFAULT_LEVEL, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=12))]
     compression: u32,
-    /// Corpus formats, comma-separated: xml (texrex's), jsonl (one document per line), vrt
-    /// (one token per line, for cwb-encode), parquet (a row per document, without its blocks:
-    /// for Hugging Face datasets, datatrove, Spark).
+    /// Corpus formats, comma-separated (parquet: for Hugging Face datasets, datatrove, Spark).
     #[arg(
         long,
-        value_enum,
+        value_parser = super::choice::<Formats>(),
         value_delimiter = ',',
         default_value = "xml",
         value_name = "FORMATS"
     )]
-    format: Vec<CorpusFormat>,
+    format: Vec<Formats>,
     /// Do not write S.shingles.gz (w-shingles for `cowrex dedup`).
     #[arg(long)]
     no_shingles: bool,
@@ -109,14 +107,12 @@ pub(super) struct ProcessArgs {
     /// Markdown without links (their text stays).
     #[arg(long, requires = "markdown")]
     no_markdown_links: bool,
-    /// Blocks repeating an earlier block of their document: mark (`<dup idx of>`), drop, or
-    /// keep (not detected).
-    #[arg(long, value_enum, default_value_t = DupBlocksArg::Mark, value_name = "HOW")]
-    dup_blocks: DupBlocksArg,
-    /// Documents with the same text as an earlier one of their input file: mark (`duplicate-of`), skip
-    /// (fate `skipped.duplicate`), or keep (not detected).
-    #[arg(long, value_enum, default_value_t = ExactDupsArg::Mark, value_name = "HOW")]
-    exact_dups: ExactDupsArg,
+    /// What happens to blocks that repeat an earlier block of their document.
+    #[arg(long, value_parser = super::choice::<DupBlocks>(), default_value_t = DupBlocks::Mark, value_name = "HOW")]
+    dup_blocks: DupBlocks,
+    /// What happens to documents with the same text as an earlier one of their input file.
+    #[arg(long, value_parser = super::choice::<ExactDups>(), default_value_t = ExactDups::Mark, value_name = "HOW")]
+    exact_dups: ExactDups,
     /// Write a corpus per language: each document to the files of its language's directory
     /// (`-o OUT` gets `OUT/deu/S.xml.gz`, `OUT/eng/S.xml.gz`, …; ISO 639-3 codes), a document
     /// whose language score is below --split-min-score, or without a language, to `OUT/und/`.
@@ -160,30 +156,8 @@ pub(super) enum ProgressArg {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(super) enum CorpusFormat {
-    Xml,
-    Jsonl,
-    Vrt,
-    Parquet,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(super) enum DupBlocksArg {
-    Mark,
-    Drop,
-    Keep,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(super) enum SplitArg {
     Language,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(super) enum ExactDupsArg {
-    Mark,
-    Skip,
-    Keep,
 }
 
 pub(super) fn process(a: ProcessArgs) -> CliResult {
@@ -240,7 +214,7 @@ pub(super) fn process(a: ProcessArgs) -> CliResult {
 
 /// The run's settings from `process`'s arguments, for `inputs`, stopped by `stop`.
 fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConfig, Error> {
-    if a.format.contains(&CorpusFormat::Parquet) && !cowrex::output::parquet::AVAILABLE {
+    if formats(a).parquet && !cowrex::output::parquet::AVAILABLE {
         return Err(Error::usage(format!(
             "--format parquet: {}",
             cowrex::output::parquet::UNAVAILABLE
@@ -259,27 +233,14 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConf
             markdown: a.markdown.then_some(!a.no_markdown_links),
             // Inline markup only for the Markdown asked for.
             marks: a.markdown,
-            dup_blocks: match a.dup_blocks {
-                DupBlocksArg::Mark => DupBlocks::Mark,
-                DupBlocksArg::Drop => DupBlocks::Drop,
-                DupBlocksArg::Keep => DupBlocks::Keep,
-            },
+            dup_blocks: a.dup_blocks,
             ..doc_config(&a.model, a.filter)
         },
         max_payload: a.max_payload,
         progress: progress(a),
         compression: a.compression,
-        formats: Formats {
-            xml: a.format.contains(&CorpusFormat::Xml),
-            jsonl: a.format.contains(&CorpusFormat::Jsonl),
-            vrt: a.format.contains(&CorpusFormat::Vrt),
-            parquet: a.format.contains(&CorpusFormat::Parquet),
-        },
-        exact_dups: match a.exact_dups {
-            ExactDupsArg::Mark => ExactDups::Mark,
-            ExactDupsArg::Skip => ExactDups::Skip,
-            ExactDupsArg::Keep => ExactDups::Keep,
-        },
+        formats: formats(a),
+        exact_dups: a.exact_dups,
         split: match a.split_by {
             None => None,
             Some(SplitArg::Language) => {
@@ -297,6 +258,11 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConf
         retry: retry(a)?,
         stop,
     })
+}
+
+/// `--format`'s formats.
+fn formats(a: &ProcessArgs) -> Formats {
+    a.format.iter().fold(Formats::NONE, |all, &one| all | one)
 }
 
 /// The retries of URL inputs: `--http-retries`, `--http-retry-wait`, `--http-timeout`.

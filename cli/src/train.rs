@@ -226,29 +226,14 @@ pub(super) struct TrainMlpArgs {
     #[arg(long, value_name = "K")]
     cv: Option<usize>,
     /// Error function whose gradient RPROP follows (texrex's networks: tanh, FANN's default).
-    #[arg(long, value_enum, default_value_t = ErrorArg::Tanh)]
-    error: ErrorArg,
+    #[arg(long, value_parser = super::choice::<mlp::ErrorFunction>(), default_value_t = mlp::ErrorFunction::Tanh)]
+    error: mlp::ErrorFunction,
     /// Only evaluate this existing model on the data.
     #[arg(long, value_name = "MODEL")]
     evaluate: Option<PathBuf>,
     /// Decision threshold for the reported figures.
     #[arg(long, default_value_t = 0.5)]
     threshold: f32,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub(super) enum ErrorArg {
-    Linear,
-    Tanh,
-}
-
-impl From<ErrorArg> for mlp::ErrorFunction {
-    fn from(e: ErrorArg) -> Self {
-        match e {
-            ErrorArg::Linear => mlp::ErrorFunction::Linear,
-            ErrorArg::Tanh => mlp::ErrorFunction::Tanh,
-        }
-    }
 }
 
 pub(super) fn load_dataset(p: &Path) -> Result<mlp::Dataset, Error> {
@@ -290,7 +275,7 @@ pub(super) fn train_mlp(a: TrainMlpArgs) -> CliResult {
         hidden: a.hidden,
         epochs: a.epochs,
         seed: a.seed,
-        error: a.error.into(),
+        error: a.error,
     };
     if let Some(out) = &a.out {
         let m = mlp::train(&data, cfg);

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cowrex::analyze::{Config, DupBlocks, Mask};
-use cowrex::classify::{Favor, LangChoice, ModelLang, NgramChoice, Scorer, registry};
+use cowrex::choice::Choice;
+use cowrex::classify::registry;
 use cowrex::html::{Limits, Syntax};
 use cowrex::output::{Score, block_scores, jsonl};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
@@ -37,18 +38,10 @@ fn guarded<T>(f: impl FnOnce() -> T) -> PyResult<T> {
     })
 }
 
-fn choice<T: Copy>(option: &str, value: &str, choices: &[(&str, T)]) -> PyResult<T> {
-    choices
-        .iter()
-        .find(|(name, _)| *name == value)
-        .map(|&(_, v)| v)
-        .ok_or_else(|| {
-            let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
-            PyValueError::new_err(format!(
-                "invalid value '{value}' for {option}: expected one of {}",
-                names.join(", ")
-            ))
-        })
+/// The value of an option given by name, or `default`; a wrong name is the library's
+/// `ValueError`, the command line's message.
+fn choice<T: Choice>(value: Option<&str>, default: T) -> PyResult<T> {
+    value.map_or(Ok(default), |v| cowrex::choice::parse(v).map_err(to_py_err))
 }
 
 /// The options every entry point takes, as keyword arguments.
@@ -150,80 +143,14 @@ impl Kwargs {
 fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
     let k = Kwargs::of(kwargs)?;
     let d = cowrex::Options::default();
-    let scorer = match &k.scorer {
-        None => d.scorer,
-        Some(s) => {
-            let decisions: Vec<(&str, Scorer)> = registry::decisions()
-                .filter_map(|d| Some((d.name, Scorer::named(d.name)?)))
-                .collect();
-            choice("scorer", s, &decisions)?
-        }
-    };
-    let lang = match &k.lang {
-        None => d.lang,
-        Some(s) => choice(
-            "lang",
-            s,
-            &[
-                ("auto", LangChoice::Auto),
-                ("en", LangChoice::Fixed(ModelLang::En)),
-                ("de", LangChoice::Fixed(ModelLang::De)),
-                ("fr", LangChoice::Fixed(ModelLang::Fr)),
-                ("sv", LangChoice::Fixed(ModelLang::Sv)),
-            ],
-        )?,
-    };
-    let ngram = match &k.ngram {
-        None => d.ngram,
-        Some(s) => choice(
-            "ngram",
-            s,
-            &[
-                ("auto", NgramChoice::Auto),
-                ("standard", NgramChoice::Standard),
-                ("nonlexical", NgramChoice::NonLexical),
-                ("off", NgramChoice::Off),
-            ],
-        )?,
-    };
-    let favor = match &k.favor {
-        None => d.config.favor,
-        Some(s) => {
-            let all: Vec<(&str, Favor)> = Favor::ALL.iter().map(|f| (f.name(), *f)).collect();
-            choice("favor", s, &all)?
-        }
-    };
-    let dup_blocks = match &k.dup_blocks {
-        None => d.config.dup_blocks,
-        Some(s) => choice(
-            "dup_blocks",
-            s,
-            &[
-                ("mark", DupBlocks::Mark),
-                ("drop", DupBlocks::Drop),
-                ("keep", DupBlocks::Keep),
-            ],
-        )?,
-    };
-    let mut mask = Mask::default();
+    let scorer = choice(k.scorer.as_deref(), d.scorer)?;
+    let lang = choice(k.lang.as_deref(), d.lang)?;
+    let ngram = choice(k.ngram.as_deref(), d.ngram)?;
+    let favor = choice(k.favor.as_deref(), d.config.favor)?;
+    let dup_blocks = choice(k.dup_blocks.as_deref(), d.config.dup_blocks)?;
+    let mut mask = Mask::NONE;
     for m in k.mask.iter().flatten() {
-        let one = |email, uri, hashtag| Mask {
-            email,
-            uri,
-            hashtag,
-        };
-        let m = choice(
-            "mask",
-            m,
-            &[
-                ("email", one(true, false, false)),
-                ("uri", one(false, true, false)),
-                ("hashtag", one(false, false, true)),
-            ],
-        )?;
-        mask.email |= m.email;
-        mask.uri |= m.uri;
-        mask.hashtag |= m.hashtag;
+        mask = mask | choice(Some(m), Mask::NONE)?;
     }
     if k.texrex_text == Some(true) && mask.any() {
         return Err(PyValueError::new_err(
@@ -395,14 +322,10 @@ fn filter_reason(
     preset: Option<&str>,
     require: Vec<String>,
 ) -> PyResult<Option<String>> {
-    let preset = match preset {
-        None => None,
-        Some(name) => Some(cowrex::signals::Preset::from_name(name).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown preset {name:?}; the presets: fineweb, gopher, c4"
-            ))
-        })?),
-    };
+    let preset = preset
+        .map(cowrex::choice::parse::<cowrex::signals::Preset>)
+        .transpose()
+        .map_err(to_py_err)?;
     let require = require
         .iter()
         .map(|r| cowrex::signals::Requirement::parse(r).map_err(PyValueError::new_err))

@@ -373,6 +373,15 @@ def test_errors_are_python_exceptions_with_the_cli_messages(tmp_path):
     with pytest.raises(ValueError) as e:
         cowrex.Extractor(threshold=1.5)
     assert "cowrex: " + str(e.value) == cli.stderr.decode().strip()
+    # A wrong name for a named option: the library's one list and message.
+    for option, value in [("favor", "fast"), ("lang", "xx"), ("ngram", "on"), ("scorer", "gpt"), ("dup_blocks", "hide")]:
+        cli = run_cli("process", f"--{option.replace('_', '-')}", value, "-o", tmp_path / "x", FIXTURES / "sample.warc.gz")
+        assert cli.returncode == 2
+        with pytest.raises(ValueError) as e:
+            cowrex.Extractor(**{option: value})
+        assert str(e.value).startswith(f"invalid value '{value}' for {option}: expected one of ")
+        assert cli.stderr.decode() == f"error: {e.value}\n"
+    assert not (tmp_path / "x").exists()
     missing = tmp_path / "missing.warc.gz"
     cli = run_cli("process", "--no-progress", missing, "-o", tmp_path / "out")
     message = cli.stderr.decode().splitlines()[0].removeprefix("cowrex: ")

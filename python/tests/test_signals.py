@@ -53,7 +53,7 @@ def test_filter_reason_applies_the_presets_and_requirements():
     assert cowrex.filter_reason(doc.signals, require=["gopher_words>=100000"]) == "require/gopher_words>=100000"
     with pytest.raises(ValueError, match="no signal"):
         cowrex.filter_reason(doc.signals, require=["gopher_wordz>1"])
-    with pytest.raises(ValueError, match="unknown preset"):
+    with pytest.raises(ValueError, match="invalid value 'dolma' for preset: expected one of fineweb, gopher, c4"):
         cowrex.filter_reason(doc.signals, "dolma")
 
 

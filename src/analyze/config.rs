@@ -16,6 +16,12 @@ pub enum DupBlocks {
     Keep,
 }
 
+crate::choice::choice!(DupBlocks, "dup_blocks", [
+    DupBlocks::Mark, "mark", "written as <dup idx of> (texrex)";
+    DupBlocks::Drop, "drop", "left out";
+    DupBlocks::Keep, "keep", "not detected: written as ordinary blocks";
+]);
+
 /// texrex's document filter (`DecideThreshs`); off unless configured.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct DocFilter {
@@ -91,6 +97,12 @@ pub struct Mask {
     /// Hashtags become `hashtagblank`.
     pub hashtag: bool,
 }
+
+crate::choice::choice_set!(Mask, "mask", [
+    email, "email", "e-mail addresses";
+    uri, "uri", "URIs (scheme://… and www.…)";
+    hashtag, "hashtag", "hashtags";
+]);
 
 impl Mask {
     /// Whether anything is masked.

@@ -162,21 +162,13 @@ impl Favor {
             Favor::Recall => 2.0,
         }
     }
-
-    /// Its name, as `--favor` and Python's `favor=` take it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Favor::Precision => "precision",
-            Favor::Balanced => "balanced",
-            Favor::Recall => "recall",
-        }
-    }
-
-    /// The value of a name ([`Favor::name`]).
-    pub fn from_name(name: &str) -> Option<Favor> {
-        Favor::ALL.into_iter().find(|f| f.name() == name)
-    }
 }
+
+crate::choice::choice!(Favor, "favor", [
+    Favor::Precision, "precision", "the expected F0.5: less boilerplate, less content";
+    Favor::Balanced, "balanced", "the expected F1";
+    Favor::Recall, "recall", "the expected F2: more content, more boilerplate";
+]);
 
 /// 0.0 when `content`, else 1.0: a yes-or-no decision as a `bpv`.
 pub fn verdict(content: bool) -> f32 {

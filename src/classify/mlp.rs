@@ -432,6 +432,11 @@ pub enum ErrorFunction {
     Tanh,
 }
 
+crate::choice::choice!(ErrorFunction, "error", [
+    ErrorFunction::Linear, "linear", "squared error";
+    ErrorFunction::Tanh, "tanh", "FANN's default: large errors weigh more";
+]);
+
 impl ErrorFunction {
     fn slope(self, diff: f32) -> f64 {
         let d = diff as f64;

@@ -123,6 +123,14 @@ pub fn model_text(bytes: &[u8]) -> Result<String, ModelError> {
     }
 }
 
+crate::choice::choice!(LangChoice, "lang", [
+    LangChoice::Auto, "auto", "the model of the document's language, English for the others";
+    LangChoice::Fixed(ModelLang::En), "en", "English";
+    LangChoice::Fixed(ModelLang::De), "de", "German";
+    LangChoice::Fixed(ModelLang::Fr), "fr", "French";
+    LangChoice::Fixed(ModelLang::Sv), "sv", "Swedish";
+]);
+
 /// Which n-gram model scores blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NgramChoice {
@@ -135,6 +143,13 @@ pub enum NgramChoice {
     /// The non-lexical model for every document.
     NonLexical,
 }
+
+crate::choice::choice!(NgramChoice, "ngram", [
+    NgramChoice::Auto, "auto", "standard for English documents, non-lexical for the others";
+    NgramChoice::Standard, "standard", "the lexical model for every document";
+    NgramChoice::NonLexical, "nonlexical", "the non-lexical model for every document";
+    NgramChoice::Off, "off", "no n-gram scores";
+]);
 
 /// A built-in n-gram model: its file (gzipped text, see `docs/models.md`), which the
 /// checksum covers, and the model in its binary layout (made by `build.rs`), which is loaded.

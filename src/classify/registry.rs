@@ -171,6 +171,31 @@ impl Scorer {
     }
 }
 
+/// `--scorer`'s values: every decision of the registry, by its name.
+impl crate::choice::Choice for Scorer {
+    const OPTION: &'static str = "scorer";
+
+    fn values() -> &'static [crate::choice::Named<Scorer>] {
+        static VALUES: std::sync::OnceLock<Vec<crate::choice::Named<Scorer>>> =
+            std::sync::OnceLock::new();
+        VALUES.get_or_init(|| {
+            decisions()
+                .map(|d| crate::choice::Named {
+                    name: d.name,
+                    help: d.about,
+                    value: Scorer(d),
+                })
+                .collect()
+        })
+    }
+
+    fn name(self) -> &'static str {
+        self.0.name
+    }
+}
+
+crate::choice::text_of_choice!(Scorer);
+
 impl Default for Scorer {
     fn default() -> Self {
         Scorer::combined()

@@ -96,6 +96,13 @@ pub struct Formats {
     pub parquet: bool,
 }
 
+crate::choice::choice_set!(Formats, "format", [
+    xml, "xml", "texrex's XML";
+    jsonl, "jsonl", "one document per line";
+    vrt, "vrt", "one token per line, for cwb-encode";
+    parquet, "parquet", "a row per document, without its blocks";
+]);
+
 /// One input: a WARC file, an http(s) URL, or standard input spooled to a temporary file.
 #[derive(Debug, Clone)]
 pub struct Input {

@@ -21,6 +21,12 @@ pub enum ExactDups {
     Keep,
 }
 
+crate::choice::choice!(ExactDups, "exact_dups", [
+    ExactDups::Mark, "mark", "written, with duplicate-of naming the first";
+    ExactDups::Skip, "skip", "left out, fate skipped.duplicate";
+    ExactDups::Keep, "keep", "not detected";
+]);
+
 /// The id of the first document of the current input with this text `fingerprint`, or `None`
 /// when this one (`id`) is the first, which `seen` then remembers.
 pub(crate) fn first_with_text<S: std::hash::BuildHasher>(

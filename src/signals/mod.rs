@@ -905,22 +905,13 @@ pub enum Preset {
     C4,
 }
 
+crate::choice::choice!(Preset, "preset", [
+    Preset::Fineweb, "fineweb", "Gopher repetition and quality, C4 without its punctuation rule, FineWeb";
+    Preset::Gopher, "gopher", "Gopher repetition, then Gopher quality";
+    Preset::C4, "c4", "C4's quality rules";
+]);
+
 impl Preset {
-    /// Every preset, with its name.
-    pub const ALL: [(&'static str, Preset); 3] = [
-        ("fineweb", Preset::Fineweb),
-        ("gopher", Preset::Gopher),
-        ("c4", Preset::C4),
-    ];
-
-    /// The preset named `name`.
-    pub fn from_name(name: &str) -> Option<Preset> {
-        Preset::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|&(_, p)| p)
-    }
-
     /// Its filters, in order: `(filter name, rules)`.
     pub fn filters(self) -> &'static [(&'static str, &'static [Rule])] {
         match self {
@@ -1199,7 +1190,7 @@ mod tests {
         assert_eq!(reason.as_deref(), Some("gopher_quality/gopher_short_doc"));
         let reason = Preset::C4.reason(|n| s.get(n));
         assert_eq!(reason.as_deref(), Some("c4/too_few_sentences"));
-        assert_eq!(Preset::from_name("fineweb"), Some(Preset::Fineweb));
+        assert_eq!("fineweb".parse::<Preset>().unwrap(), Preset::Fineweb);
         assert!(Preset::Fineweb.reason(|_| None).is_none());
     }
 
