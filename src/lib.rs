@@ -31,11 +31,13 @@ mod features;
 pub mod html;
 pub mod lid;
 pub mod output;
+mod parallel;
 pub mod pipeline;
 pub mod sentences;
 pub mod shingle;
 pub mod signals;
 pub mod stop;
+pub mod train;
 pub mod warc;
 pub mod words;
 

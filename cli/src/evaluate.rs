@@ -181,7 +181,7 @@ pub(super) fn cowrex_texts(
             let sites: Vec<Option<String>> = pages
                 .iter()
                 .zip(&docs)
-                .map(|((_, p), d)| eval::site(&p.url, d.as_ref()))
+                .map(|((_, p), d)| cowrex::train::site(&p.url, d.as_ref()))
                 .collect();
             let without = sites.iter().filter(|s| s.is_none()).count();
             if without > 0 {
@@ -191,18 +191,18 @@ pub(super) fn cowrex_texts(
                     pages.len()
                 );
             }
-            Some(eval::Folds::by_site(&sites, k))
+            Some(cowrex::train::Folds::by_site(&sites, k))
         }
-        Some(k) => Some(eval::Folds::by_page(pages.len(), k)),
+        Some(k) => Some(cowrex::train::Folds::by_page(pages.len(), k)),
         None if a.loso && sets.len() < 2 => {
             return Err(Error::usage("--loso needs two sets or more"));
         }
-        None => a.loso.then(|| eval::Folds::by_source(&sources)),
+        None => a.loso.then(|| cowrex::train::Folds::by_source(&sources)),
     };
     let mut trained_labels = None;
     if let Some(folds) = &folds {
         let gold: Vec<Option<&str>> = pages.iter().map(|(_, p)| p.gold.as_deref()).collect();
-        eval::cross_validate_ngram(&gold, &mut docs, &models, folds);
+        cowrex::train::cross_validate_ngram(&gold, &mut docs, &models, folds);
         if a.decision() == Some(Scorer::COMBINED) {
             // The combined model's features read the cross-validated n-gram and markup scores.
             let labels = eval::sets::block_labels(
@@ -213,13 +213,13 @@ pub(super) fn cowrex_texts(
                 a.gbt.soft_labels,
             )?;
             let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-            eval::cross_validate_markup(&list, &mut docs, &labels, folds)?;
+            cowrex::train::cross_validate_markup(&list, &mut docs, &labels, folds)?;
             if let Some(path) = &a.dump_features {
                 dump_features(path, &docs)?;
             }
             let training = a.gbt.training();
             let partial = eval::sets::partial_labels(pages);
-            eval::cross_validate_combined(
+            cowrex::train::cross_validate_combined(
                 &mut docs, &labels, &sources, &partial, folds, training, threads,
             );
             trained_labels = Some(labels);
@@ -261,7 +261,7 @@ pub(super) fn cowrex_texts(
 /// Write the combined model's input rows of every block (`eval --dump-features`).
 pub(super) fn dump_features(path: &Path, docs: &[Option<document::Document>]) -> CliResult {
     let mut out = Sink::create(path)?;
-    for rows in eval::feature_rows(docs) {
+    for rows in cowrex::train::feature_rows(docs) {
         for v in rows {
             out.write_all(&v.to_le_bytes())?;
         }

@@ -139,8 +139,8 @@ pub(super) fn positive(s: &str) -> Result<f64, String> {
 }
 
 impl GbtArgs {
-    pub(super) fn training(&self) -> eval::CombinedTraining {
-        eval::CombinedTraining {
+    pub(super) fn training(&self) -> cowrex::train::CombinedTraining {
+        cowrex::train::CombinedTraining {
             gbt: self.config(),
             weigh_blocks: self.weigh_blocks,
         }
@@ -365,7 +365,7 @@ pub(super) fn train_ngram(a: TrainNgramArgs) -> CliResult {
         )?;
         for ((_, p), d) in pages.iter().zip(&docs) {
             if let Some(gold) = &p.gold {
-                eval::count_page(gold, eval::blocks_of(d), &mut clean, &mut raw);
+                cowrex::train::count_page(gold, eval::blocks_of(d), &mut clean, &mut raw);
             }
         }
         eprintln!("cowrex: {} pages of {}", pages.len(), sets.join(", "));
@@ -387,11 +387,11 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
     // The built-in n-gram models were trained on these pages: train on the scores that models
     // trained without each page give it (10 folds), as unseen pages will get.
     let gold: Vec<Option<&str>> = pages.iter().map(|(_, p)| p.gold.as_deref()).collect();
-    eval::cross_validate_ngram(
+    cowrex::train::cross_validate_ngram(
         &gold,
         &mut docs,
         &models,
-        &eval::Folds::by_page(gold.len(), 10),
+        &cowrex::train::Folds::by_page(gold.len(), 10),
     );
     let labels = eval::sets::block_labels(
         a.data.blocks.as_deref(),
@@ -402,11 +402,11 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
     )?;
     // The built-in markup model was trained on these pages too: the same, 10 folds.
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-    eval::cross_validate_markup(
+    cowrex::train::cross_validate_markup(
         &list,
         &mut docs,
         &labels,
-        &eval::Folds::by_page(list.len(), 10),
+        &cowrex::train::Folds::by_page(list.len(), 10),
     )?;
     let labelled = labels.iter().flatten().flatten();
     let positive = labelled.clone().filter(|&&share| share < 0.5).count();
@@ -417,9 +417,9 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
         labelled.count(),
         positive
     );
-    let rows = eval::feature_rows(&docs);
+    let rows = cowrex::train::feature_rows(&docs);
     let sources = eval::sets::page_sources(&pages);
-    let (model, temperature) = eval::train_combined(
+    let (model, temperature) = cowrex::train::train_combined(
         &docs,
         &labels,
         &rows,
@@ -444,7 +444,7 @@ pub(super) fn train_markup(a: TrainMarkupArgs) -> CliResult {
     )?;
     let labels = eval::sets::block_labels(a.data.blocks.as_deref(), &sets, &pages, &docs, false)?;
     let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
-    let model = eval::train_markup(&list, &docs, &labels)?;
+    let model = cowrex::train::train_markup(&list, &docs, &labels)?;
     eprintln!(
         "cowrex: {} pages of {}; {} words of class and id values seen on {} hosts or more",
         pages.len(),

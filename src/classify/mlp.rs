@@ -624,32 +624,13 @@ fn fold_split(data: &Dataset, k: usize, fold: usize) -> (Dataset, Dataset) {
 /// depend on the thread count.
 pub fn cross_validate(data: &Dataset, cfg: TrainConfig, k: usize, threads: usize) -> Vec<f32> {
     assert!(k >= 2 && k <= data.len(), "2 ≤ k ≤ rows");
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let folds: Vec<(usize, Vec<f32>)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads.clamp(1, k))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let fold = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if fold >= k {
-                            return done;
-                        }
-                        let (train_set, test) = fold_split(data, k, fold);
-                        let m = train(&train_set, cfg);
-                        let out = (0..test.len()).map(|i| m.run(test.row(i))).collect();
-                        done.push((fold, out));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("training does not panic"))
-            .collect()
+    let folds = crate::parallel::map(k, threads, |fold| {
+        let (train_set, test) = fold_split(data, k, fold);
+        let m = train(&train_set, cfg);
+        (0..test.len()).map(|i| m.run(test.row(i))).collect::<Vec<_>>()
     });
     let mut outputs = vec![0f32; data.len()];
-    for (fold, out) in folds {
+    for (fold, out) in folds.into_iter().enumerate() {
         for (j, o) in out.into_iter().enumerate() {
             outputs[fold + j * k] = o;
         }

@@ -17,7 +17,7 @@ use crate::error::{Error, ErrorKind};
 pub type SetPages = Vec<(usize, GoldPage)>;
 
 /// Whether each page's block labels are partial: pages with snippet gold only label just the
-/// blocks their snippets touch ([`super::train_combined`]).
+/// blocks their snippets touch ([`crate::train::train_combined`]).
 pub fn partial_labels(pages: &SetPages) -> Vec<bool> {
     pages.iter().map(|(_, p)| p.gold.is_none()).collect()
 }
