@@ -343,165 +343,9 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
         None => cowrex_texts(&a, &sets, &pages)?,
     };
     let languages = snippet_languages(&a, &pages, &docs)?;
-    let mut per_set: Vec<Vec<eval::Overlap>> = vec![Vec::new(); sets.len()];
-    // Per set: page kinds (in order of first appearance) with their pages' figures.
-    let mut per_kind: Vec<Vec<(String, Vec<eval::Overlap>)>> = vec![Vec::new(); sets.len()];
-    let mut snippets = vec![eval::Snippets::default(); sets.len()];
-    // Per set with snippet gold only: the snippets of each language's pages, by language.
-    let mut by_language: Vec<std::collections::BTreeMap<&str, (usize, eval::Snippets)>> =
-        vec![Default::default(); sets.len()];
-    let mut json_pages = Vec::with_capacity(pages.len());
-    for (i, ((set, p), text)) in pages.iter().zip(&texts).enumerate() {
-        let sn = eval::Snippets::of(text, p);
-        let mut page = serde_json::json!({"set": sets[*set], "page_id": p.id});
-        if let Some(gold) = &p.gold {
-            let o = eval::Overlap::of(text, gold);
-            page["precision"] = o.precision().into();
-            page["recall"] = o.recall().into();
-            page["f1"] = o.f1().into();
-            if let Some(kind) = &p.kind {
-                page["kind"] = kind.as_str().into();
-                let kinds = &mut per_kind[*set];
-                match kinds.iter_mut().find(|(k, _)| k == kind) {
-                    Some((_, v)) => v.push(o),
-                    None => kinds.push((kind.clone(), vec![o])),
-                }
-            }
-            per_set[*set].push(o);
-        } else {
-            let lang = languages[i];
-            page["language"] = lang.into();
-            let entry = by_language[*set].entry(lang).or_default();
-            entry.0 += 1;
-            entry.1.add(&sn);
-        }
-        if sn.with + sn.without > 0 {
-            page["snippets"] = serde_json::json!({
-                "with": sn.with, "with_found": sn.with_found,
-                "without": sn.without, "without_found": sn.without_found,
-            });
-        }
-        snippets[*set].add(&sn);
-        json_pages.push(page);
-    }
-    println!("scorer: {scorer}");
-    println!(
-        "{:<20} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "set", "pages", "precision", "recall", "f1", "micro-p", "micro-r", "micro-f1"
-    );
-    let row = |name: &str, f: &eval::SetFigures| {
-        println!(
-            "{name:<20} {:>6} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
-            f.pages,
-            f.precision,
-            f.recall,
-            f.f1,
-            f.pooled.precision(),
-            f.pooled.recall(),
-            f.pooled.f1()
-        );
-    };
-    let figures_json = |f: &eval::SetFigures| {
-        serde_json::json!({
-            "pages": f.pages, "precision": f.precision, "recall": f.recall, "f1": f.f1,
-            "micro_precision": f.pooled.precision(), "micro_recall": f.pooled.recall(),
-            "micro_f1": f.pooled.f1(),
-        })
-    };
-    let snippets_json = |pages: usize, sn: &eval::Snippets| {
-        serde_json::json!({
-            "pages": pages, "with": sn.with, "with_found": sn.with_found,
-            "with_share": sn.with_share(), "without": sn.without,
-            "without_found": sn.without_found, "without_share": sn.without_share(),
-            "precision": sn.precision(), "recall": sn.recall(), "f1": sn.f1(),
-        })
-    };
-    let mut json_sets = serde_json::Map::new();
-    // The sets with gold text, which the macro figures average.
-    let gold_sets = per_set.iter().filter(|o| !o.is_empty()).count();
-    let mut macro_f = (0f64, 0f64, 0f64);
-    for (i, (set, overlaps)) in sets.iter().zip(&per_set).enumerate() {
-        let mut v = serde_json::json!({});
-        if overlaps.is_empty() {
-            println!(
-                "{set:<20} {:>6} (snippet gold only: below)",
-                pages.iter().filter(|(s, _)| *s == i).count()
-            );
-        } else {
-            let f = eval::SetFigures::of(overlaps);
-            row(set, &f);
-            macro_f.0 += f.precision / gold_sets as f64;
-            macro_f.1 += f.recall / gold_sets as f64;
-            macro_f.2 += f.f1 / gold_sets as f64;
-            v = figures_json(&f);
-        }
-        let mut kinds = per_kind[i].clone();
-        kinds.sort_by(|a, b| a.0.cmp(&b.0));
-        if !kinds.is_empty() {
-            let mut json_kinds = serde_json::Map::new();
-            for (kind, overlaps) in &kinds {
-                let f = eval::SetFigures::of(overlaps);
-                row(&format!("  {kind}"), &f);
-                json_kinds.insert(kind.clone(), figures_json(&f));
-            }
-            v["kinds"] = json_kinds.into();
-        }
-        let sn = snippets[i];
-        if sn.with + sn.without > 0 {
-            let n = pages
-                .iter()
-                .filter(|(s, p)| *s == i && p.with.len() + p.without.len() > 0);
-            v["snippets"] = snippets_json(n.count(), &sn);
-            if !by_language[i].is_empty() {
-                let langs: serde_json::Map<_, _> = by_language[i]
-                    .iter()
-                    .map(|(l, (n, sn))| (l.to_string(), snippets_json(*n, sn)))
-                    .collect();
-                v["snippets"]["by_language"] = langs.into();
-            }
-        }
-        json_sets.insert(set.clone(), v);
-    }
-    if snippets.iter().any(|s| s.with + s.without > 0) {
-        println!(
-            "snippets (found `with` snippets are true positives, found `without` snippets false \
-             positives)"
-        );
-        println!(
-            "{:<20} {:>6} {:>6} {:>8} {:>9} {:>9} {:>9}",
-            "set / language", "pages", "with", "without", "precision", "recall", "f1"
-        );
-        let sn_row = |name: &str, pages: usize, sn: &eval::Snippets| {
-            println!(
-                "{name:<20} {pages:>6} {:>6} {:>8} {:>9.4} {:>9.4} {:>9.4}",
-                sn.with,
-                sn.without,
-                sn.precision(),
-                sn.recall(),
-                sn.f1()
-            );
-        };
-        for (i, set) in sets.iter().enumerate() {
-            let sn = &snippets[i];
-            if sn.with + sn.without == 0 {
-                continue;
-            }
-            let n = pages
-                .iter()
-                .filter(|(s, p)| *s == i && p.with.len() + p.without.len() > 0);
-            sn_row(set, n.count(), sn);
-            let mut langs: Vec<_> = by_language[i].iter().collect();
-            langs.sort_by(|a, b| b.1.1.with.cmp(&a.1.1.with).then(a.0.cmp(b.0)));
-            for (lang, (n, sn)) in langs {
-                sn_row(&format!("  {lang}"), *n, sn);
-            }
-        }
-    }
-    let mut json = serde_json::json!({
-        "scorer": scorer, "sets": json_sets,
-        "macro": {"precision": macro_f.0, "recall": macro_f.1, "f1": macro_f.2, "sets": gold_sets},
-        "pages": json_pages,
-    });
+    let report = eval::report::Report::of(scorer, &sets, &pages, &texts, &languages);
+    print_report(&report);
+    let mut json = report.to_json();
     if let Some(dial) = favor_dial(&a, &sets, &pages, &docs) {
         json["favor"] = dial;
     }
@@ -530,13 +374,80 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
     if let Some(p) = &a.json {
         std::fs::write(p, format!("{json:#}\n")).map_err(|e| Error::output(p.display(), e))?;
     }
-    if gold_sets > 0 {
+    if report.gold_sets > 0 {
+        let (p, r, f) = report.macro_figures;
         println!(
-            "macro precision={:.4} recall={:.4} f1={:.4} ({gold_sets} sets with gold text)",
-            macro_f.0, macro_f.1, macro_f.2
+            "macro precision={p:.4} recall={r:.4} f1={f:.4} ({} sets with gold text)",
+            report.gold_sets
         );
     }
     Ok(EXIT_OK)
+}
+
+/// Print an evaluation's tables: the figures of each set and kind of page, then the snippets
+/// of each set and language.
+fn print_report(report: &eval::report::Report) {
+    println!("scorer: {}", report.scorer);
+    println!(
+        "{:<20} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "set", "pages", "precision", "recall", "f1", "micro-p", "micro-r", "micro-f1"
+    );
+    let row = |name: &str, f: &eval::SetFigures| {
+        println!(
+            "{name:<20} {:>6} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>9.4}",
+            f.pages,
+            f.precision,
+            f.recall,
+            f.f1,
+            f.pooled.precision(),
+            f.pooled.recall(),
+            f.pooled.f1()
+        );
+    };
+    for set in &report.sets {
+        match &set.figures {
+            Some(f) => row(&set.name, f),
+            None => println!(
+                "{:<20} {:>6} (snippet gold only: below)",
+                set.name, set.pages
+            ),
+        }
+        for (kind, f) in &set.kinds {
+            row(&format!("  {kind}"), f);
+        }
+    }
+    if report.sets.iter().all(|s| s.snippets.is_none()) {
+        return;
+    }
+    println!(
+        "snippets (found `with` snippets are true positives, found `without` snippets false \
+         positives)"
+    );
+    println!(
+        "{:<20} {:>6} {:>6} {:>8} {:>9} {:>9} {:>9}",
+        "set / language", "pages", "with", "without", "precision", "recall", "f1"
+    );
+    let sn_row = |name: &str, pages: usize, sn: &eval::Snippets| {
+        println!(
+            "{name:<20} {pages:>6} {:>6} {:>8} {:>9.4} {:>9.4} {:>9.4}",
+            sn.with,
+            sn.without,
+            sn.precision(),
+            sn.recall(),
+            sn.f1()
+        );
+    };
+    for set in &report.sets {
+        let Some((pages, sn)) = &set.snippets else {
+            continue;
+        };
+        sn_row(&set.name, *pages, sn);
+        let mut langs: Vec<_> = set.by_language.iter().collect();
+        langs.sort_by(|a, b| b.1.1.with.cmp(&a.1.1.with).then(a.0.cmp(b.0)));
+        for (lang, (n, sn)) in langs {
+            sn_row(&format!("  {lang}"), *n, sn);
+        }
+    }
 }
 
 /// The language cowrex identifies for each page with snippet gold only (ISO 639-3, `unknown`

@@ -21,6 +21,7 @@
 //! text ends at that line ([`main_content`]).
 
 pub mod labels;
+pub mod report;
 pub mod sets;
 
 use std::collections::HashMap;
