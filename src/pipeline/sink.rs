@@ -1,7 +1,7 @@
 //! The one consumer of a run's results: [`Tally`] takes the workers' results in input order,
 //! counts every record in its input's statistics, finds exact duplicates, and hands the
 //! documents and the end of each input to a [`Sink`]: the file writer ([`super::writer`]) or
-//! the documents iterator ([`super::stream`]).
+//! the documents iterator ([`super::stream`]), or a user's own ([`super::run_into`]).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -19,9 +19,59 @@ use crate::analyze::StageTimes;
 use crate::fate::Fate;
 use crate::output::stats::FileStats;
 
-/// What becomes of the documents of a run, and of each input once it ends.
-pub(super) trait Sink {
-    /// What a worker makes of a document for this sink.
+/// What becomes of the documents of a run, and of each input once it ends: the file writer of
+/// [`super::run`], the iterator of [`super::stream::stream`], or an output of one's own, run by
+/// [`super::run_into`]. It takes the documents in input order, whatever the number of
+/// workers, after the run has counted each record in its input's statistics.
+///
+/// A sink that writes each document's URL and number of words, a line each:
+///
+/// ```
+/// use std::io::{self, Write};
+/// use std::sync::Arc;
+///
+/// use cowrex::output::stats::FileStats;
+/// use cowrex::pipeline::stream::StreamConfig;
+/// use cowrex::pipeline::{self, Failure, Input, Sink};
+///
+/// struct Lines<W: Write>(W);
+///
+/// impl<W: Write> Sink for Lines<W> {
+///     // The line, made on the worker threads.
+///     type Doc = String;
+///
+///     fn start(&mut self, input: &Input) -> io::Result<()> {
+///         writeln!(self.0, "# {}", input.arcfile)
+///     }
+///
+///     fn document(&mut self, line: String, _: Option<String>, _: &mut FileStats) -> io::Result<()> {
+///         self.0.write_all(line.as_bytes())
+///     }
+///
+///     fn end(&mut self, stats: &FileStats, failure: Option<&Failure>) -> io::Result<()> {
+///         match failure {
+///             Some(f) => writeln!(self.0, "# failed: {}", f.message),
+///             None => writeln!(self.0, "# {} records", stats.records),
+///         }
+///     }
+/// }
+///
+/// let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sample.warc.gz");
+/// let models = Arc::new(cowrex::classify::Models::builtin());
+/// let line = |doc: cowrex::Document| {
+///     format!("{}\t{}\n", doc.meta.url, doc.text().split_whitespace().count())
+/// };
+/// let inputs = vec![Input::file(sample.into())];
+/// let (out, summary) =
+///     pipeline::run_into(inputs, models, &StreamConfig::default(), line, Lines(Vec::new()))?;
+/// let out = String::from_utf8(out.0).unwrap();
+/// assert_eq!(out.lines().filter(|l| l.starts_with("http")).count() as u64, summary.documents);
+/// assert!(out.starts_with("# sample.warc.gz\n"));
+/// # Ok::<(), io::Error>(())
+/// ```
+pub trait Sink {
+    /// What a worker thread makes of a document for this sink (rendered bytes, a row), so
+    /// that the work is shared between the workers; [`crate::Document`] to take it as it is.
     type Doc: Send + 'static;
 
     /// Input `input` starts.
@@ -42,11 +92,12 @@ pub(super) trait Sink {
     fn end(&mut self, stats: &FileStats, failure: Option<&Failure>) -> io::Result<()>;
 
     /// The run stops in the middle of the current input.
-    fn abort(&mut self);
+    fn abort(&mut self) {}
 }
 
 /// Why an input failed.
-pub(super) struct Failure {
+#[derive(Debug, Clone)]
+pub struct Failure {
     /// The stream error it counts as: `io_error` (reading stopped) or `not_warc` (read to its
     /// end without a WARC record, or only a WET or WAT file's).
     pub reason: &'static str,
