@@ -349,7 +349,7 @@ impl Extractor {
             meta,
             host,
             tld,
-            scorer: self.models.scorer.name(),
+            scorer: self.models.scorer().name(),
             threshold: self.config.threshold.unwrap_or(0.5),
             ..Document::default()
         }

@@ -148,10 +148,10 @@ pub fn analyze(
         regions: &regions,
         text: &head.page_text,
     };
-    registry::run(&mut blocks, &scoring, models.scorer);
+    registry::run(&mut blocks, &scoring, models.scorer());
     let threshold = cfg
         .threshold
-        .unwrap_or_else(|| decision_threshold(&blocks, models.scorer, cfg.favor));
+        .unwrap_or_else(|| decision_threshold(&blocks, models.scorer(), cfg.favor));
     let figures = figures(&blocks, threshold);
     times.score += elapsed(&mut t);
 
@@ -167,10 +167,10 @@ pub fn analyze(
         mark_duplicates(&mut blocks);
     }
     let (tokens, content_size) = content_tokens(&blocks, threshold, cfg.min_length);
-    let badness = (!models.profiles.is_empty()).then(|| {
-        let counts = models.profiles.count(&tokens);
+    let badness = (!models.profiles().is_empty()).then(|| {
+        let counts = models.profiles().count(&tokens);
         models
-            .profiles
+            .profiles()
             .badness(language.map(|l| l.code), &counts)
             .unwrap_or(0.0)
     });
@@ -220,7 +220,7 @@ pub fn analyze(
         page_text: head.page_text,
         blocks_total,
         blocks,
-        scorer: models.scorer.name(),
+        scorer: models.scorer().name(),
         threshold,
         figures,
         capped: seg.capped,

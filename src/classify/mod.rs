@@ -260,10 +260,10 @@ pub struct Models {
     pub ngram: NgramChoice,
     standard: Option<LazyNgram>,
     non_lexical: Option<LazyNgram>,
-    /// Text-quality profiles (badness).
-    pub profiles: Profiles,
-    /// The scorer that sets `bpv`.
-    pub scorer: Scorer,
+    /// Text-quality profiles (badness), set by [`Models::set_profiles`].
+    profiles: Profiles,
+    /// The scorer that sets `bpv`, set by [`Models::set_scorer`].
+    scorer: Scorer,
     combined: combined::Model,
     markup: markup::MarkupModel,
     /// The model files read ([`Models::set_file`]), each with what it declared.
@@ -334,6 +334,16 @@ impl Models {
                 value: OnceLock::new(),
             },
         }
+    }
+
+    /// The scorer that sets `bpv`.
+    pub fn scorer(&self) -> Scorer {
+        self.scorer
+    }
+
+    /// The text-quality profiles (badness).
+    pub fn profiles(&self) -> &Profiles {
+        &self.profiles
     }
 
     /// Choose the scorer that sets `bpv` (the checksum covers the choice).
