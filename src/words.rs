@@ -293,7 +293,7 @@ pub fn count(text: &str) -> usize {
 }
 
 /// What [`tokens`] tells, character by character.
-pub trait Sink {
+pub trait TokenSink {
     /// The next character of the current token.
     fn push(&mut self, c: char);
     /// The current token ends (after at least one character).
@@ -307,7 +307,7 @@ pub trait Sink {
 /// token (the combined model's) or copies it upper-cased (the shingles') passes over the
 /// text once, as it did over plain runs.
 #[inline]
-pub fn tokens(text: &str, mut is_word: impl FnMut(char) -> bool, sink: &mut impl Sink) {
+pub fn tokens(text: &str, mut is_word: impl FnMut(char) -> bool, sink: &mut impl TokenSink) {
     // A token is open, and it is a unit.
     let (mut open, mut unit) = (false, false);
     if !may_have_units(text) {
@@ -445,11 +445,11 @@ mod tests {
         assert_eq!(w("မြန်မာ"), ["မြ", "န်", "မာ"]);
     }
 
-    /// The tokens told to a [`Sink`].
+    /// The tokens told to a [`TokenSink`].
     #[derive(Default)]
     struct Collect(Vec<String>, String);
 
-    impl Sink for Collect {
+    impl TokenSink for Collect {
         fn push(&mut self, c: char) {
             self.1.push(c);
         }

@@ -8,7 +8,7 @@ use clap::builder::TypedValueParser;
 
 use super::train::GbtArgs;
 use super::{
-    BiasArg, CliResult, ModelArgs, Sink, doc_config, load_models, load_pages, threads_or_cores,
+    BiasArg, CliResult, ModelArgs, OutFile, doc_config, load_models, load_pages, threads_or_cores,
 };
 use cowrex::analyze::Config;
 use cowrex::choice::Choice;
@@ -260,7 +260,7 @@ pub(super) fn cowrex_texts(
 
 /// Write the combined model's input rows of every block (`eval --dump-features`).
 pub(super) fn dump_features(path: &Path, docs: &[Option<document::Document>]) -> CliResult {
-    let mut out = Sink::create(path)?;
+    let mut out = OutFile::create(path)?;
     for rows in cowrex::train::feature_rows(docs) {
         for v in rows {
             out.write_all(&v.to_le_bytes())?;
@@ -353,7 +353,7 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
         json["blocks"] = block_level(dir, &sets, &pages, &docs, |b| kept(&a, b))?;
     }
     if let Some(p) = &a.dump_blocks {
-        let mut out = Sink::create(p)?;
+        let mut out = OutFile::create(p)?;
         for (i, ((set, page), d)) in pages.iter().zip(&docs).enumerate() {
             let blocks = eval::blocks_of(d);
             let label = |j: usize| labels.as_ref().and_then(|l| l[i].get(j).copied().flatten());

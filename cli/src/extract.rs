@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::{BiasArg, CliResult, ModelArgs, Sink, options, read_input};
+use super::{BiasArg, CliResult, ModelArgs, OutFile, options, read_input};
 use cowrex::analyze::{self, Config};
 use cowrex::classify::{self, LangChoice, ModelLang, Models, NgramChoice, ngram};
 use cowrex::error::{EXIT_OK, Error};
@@ -75,7 +75,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
     let doc = extractor.extract(&bytes, Some(&a.url));
     let found = !doc.blocks.is_empty();
     let (blocks, threshold) = (&doc.blocks[..], doc.threshold);
-    let mut out = Sink::stdout();
+    let mut out = OutFile::stdout();
     match a.format {
         Format::Text => {
             let text = doc.text();
@@ -177,7 +177,7 @@ pub(super) fn features(a: FeaturesArgs) -> CliResult {
         ..Options::default()
     })?;
     let doc = extractor.extract(&bytes, None);
-    let mut out = Sink::stdout();
+    let mut out = OutFile::stdout();
     for b in &doc.blocks {
         write!(out, "{}\t{}", b.idx, b.text.replace(['\t', '\n'], " "))?;
         for v in &b.features {
@@ -205,7 +205,7 @@ pub(super) fn extract_plain_text(
     };
     let scores: Vec<Option<f32>> = paras.iter().map(|p| model.score(p)).collect();
     let clean = |s: &Option<f32>| s.is_some_and(|s| s >= bias);
-    let mut out = Sink::stdout();
+    let mut out = OutFile::stdout();
     match format {
         Format::Text | Format::Markdown => {
             let kept: Vec<&str> = paras

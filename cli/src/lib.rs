@@ -279,31 +279,31 @@ fn create_out_dir(dir: &Path) -> Result<(), Error> {
 }
 
 /// A buffered writer whose write errors are [`ErrorKind::Output`] errors naming what it writes.
-struct Sink<W: Write> {
+struct OutFile<W: Write> {
     w: io::BufWriter<W>,
     name: String,
 }
 
-impl Sink<io::StdoutLock<'static>> {
+impl OutFile<io::StdoutLock<'static>> {
     fn stdout() -> Self {
-        Sink {
+        OutFile {
             w: io::BufWriter::new(io::stdout().lock()),
             name: "standard output".into(),
         }
     }
 }
 
-impl Sink<std::fs::File> {
+impl OutFile<std::fs::File> {
     fn create(path: &Path) -> Result<Self, Error> {
         let f = std::fs::File::create(path).map_err(|e| Error::output(path.display(), e))?;
-        Ok(Sink {
+        Ok(OutFile {
             w: io::BufWriter::new(f),
             name: path.display().to_string(),
         })
     }
 }
 
-impl<W: Write> Sink<W> {
+impl<W: Write> OutFile<W> {
     fn fail(&self, e: io::Error) -> Error {
         Error::output(&self.name, e)
     }

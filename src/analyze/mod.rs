@@ -142,7 +142,7 @@ pub fn analyze(
     let language = identify_language(&mut blocks, models.identifier());
     head.page_text.language = language;
     times.language += elapsed(&mut t);
-    let scoring = detector::Page {
+    let scoring = detector::Scoring {
         models,
         language: language.as_ref(),
         regions: &regions,

@@ -203,7 +203,7 @@ pub fn of(b: &Block) -> Decisions {
 }
 
 impl detector::Detector for Detector {
-    fn score(&self, blocks: &mut [Block], _: &detector::Page<'_>) {
+    fn score(&self, blocks: &mut [Block], _: &detector::Scoring<'_>) {
         let stats: Vec<WordStats> = blocks.iter().map(|b| b.stats).collect();
         for (b, d) in blocks.iter_mut().zip(classify(&stats)) {
             let verdicts = [d.num_words, d.densitometric, d.cleaneval, d.largest];

@@ -33,7 +33,7 @@ fn word_hashes(text: &str, word: &mut String, each: impl FnMut(u64)) {
         word: &'w mut String,
         each: F,
     }
-    impl<F: FnMut(u64)> words::Sink for Hasher<'_, F> {
+    impl<F: FnMut(u64)> words::TokenSink for Hasher<'_, F> {
         fn push(&mut self, c: char) {
             if c.is_ascii() {
                 self.word.push(c.to_ascii_lowercase());
@@ -1042,7 +1042,7 @@ pub fn set(b: &mut Block, p: f32) {
 }
 
 impl detector::Detector for Detector {
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
+    fn score(&self, blocks: &mut [Block], page: &detector::Scoring<'_>) {
         let p = page
             .models
             .combined()

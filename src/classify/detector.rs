@@ -29,7 +29,7 @@ use crate::document::{Block, Language, PageText};
 pub trait Detector: Sync {
     /// Score a page's blocks: write its columns of every block. The columns of the detectors
     /// before it in the registry are written.
-    fn score(&self, blocks: &mut [Block], page: &Page<'_>);
+    fn score(&self, blocks: &mut [Block], page: &Scoring<'_>);
     /// The ways it can decide what is boilerplate (none: it only informs others).
     fn decisions(&self) -> &'static [Decision] {
         &[]
@@ -74,7 +74,7 @@ impl ModelFile {
 
 /// What a detector reads besides the blocks.
 #[derive(Debug, Clone, Copy)]
-pub struct Page<'a> {
+pub struct Scoring<'a> {
     /// The run's models.
     pub models: &'a Models,
     /// The page's identified language (`None` when no model needs it or none was found).

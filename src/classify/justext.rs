@@ -458,7 +458,7 @@ pub fn is_good(b: &Block) -> bool {
 }
 
 impl detector::Detector for Detector {
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
+    fn score(&self, blocks: &mut [Block], page: &detector::Scoring<'_>) {
         let stop = stop_words_for(page.language);
         let mut paragraphs: Vec<Paragraph> = Vec::new();
         let mut owner = Vec::with_capacity(blocks.len());

@@ -268,7 +268,7 @@ pub fn set(b: &mut Block, s: MarkupScore) {
 }
 
 impl detector::Detector for Detector {
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
+    fn score(&self, blocks: &mut [Block], page: &detector::Scoring<'_>) {
         let model = page.models.markup();
         for b in blocks {
             let s = model.score(&b.markup);

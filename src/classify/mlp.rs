@@ -711,7 +711,7 @@ pub fn of(b: &Block) -> f32 {
 }
 
 impl detector::Detector for Detector {
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
+    fn score(&self, blocks: &mut [Block], page: &detector::Scoring<'_>) {
         let (_, mlp) = page.models.mlp(page.language);
         let mut x = [0f32; crate::features::texrex::N_FEATURES];
         for b in blocks {

@@ -5,7 +5,7 @@
 //! scores a page's blocks with them all. A detector is one file ([`super::detector`]);
 //! adding one is a line of the list in `classify/mod.rs`.
 
-use super::detector::{Column, Decision, Detector, ModelFile, Page, Shown};
+use super::detector::{Column, Decision, Detector, ModelFile, Scoring, Shown};
 use super::{REGISTERED, combined, ngram};
 use crate::document::{Block, Cols};
 
@@ -209,7 +209,7 @@ impl std::fmt::Debug for Scorer {
 }
 
 /// Run the detectors on a page's blocks, then set every block's `bpv` by `scorer`.
-pub fn run(blocks: &mut [Block], page: &Page<'_>, scorer: Scorer) {
+pub fn run(blocks: &mut [Block], page: &Scoring<'_>, scorer: Scorer) {
     for d in DETECTORS {
         let d = d.detector;
         if d.always() || d.decisions().iter().any(|x| Scorer(x) == scorer) {

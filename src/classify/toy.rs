@@ -45,7 +45,7 @@ pub static MODEL_FILE: ModelFile = ModelFile {
 };
 
 impl detector::Detector for Detector {
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
+    fn score(&self, blocks: &mut [Block], page: &detector::Scoring<'_>) {
         let weight = page.models.file::<f64>(&MODEL_FILE).copied().unwrap_or(1.0);
         for b in blocks {
             let chars = b.text.chars().count().max(1);

@@ -4,7 +4,7 @@
 //! prescan of the first 8 KiB, then `chardetng` on at most 16 KiB. Labels are resolved by the
 //! WHATWG Encoding Standard (`encoding_rs`), so ISO-8859-1 is read as windows-1252.
 
-use crate::document::Evidence;
+use crate::document::CharsetEvidence;
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use memchr::memmem;
 
@@ -19,10 +19,10 @@ pub struct Sniffed {
     /// The encoding to decode the page with.
     pub encoding: &'static Encoding,
     /// Where the encoding came from.
-    pub evidence: Evidence,
+    pub evidence: CharsetEvidence,
     /// Length of the byte-order mark to skip.
     pub bom_len: usize,
-    /// The declared encoding that the bytes overrode (only with [`Evidence::ValidUtf8`]).
+    /// The declared encoding that the bytes overrode (only with [`CharsetEvidence::ValidUtf8`]).
     pub declared: Option<&'static Encoding>,
 }
 
@@ -43,7 +43,7 @@ impl Sniffed {
 ///
 /// A declaration of a charset other than UTF-8 gives way to the bytes when they are valid
 /// UTF-8 from start to end (a last character cut by the end of the payload, as in a truncated
-/// record, included) and hold at least one multi-byte character ([`Evidence::ValidUtf8`]).
+/// record, included) and hold at least one multi-byte character ([`CharsetEvidence::ValidUtf8`]).
 /// Such bytes are almost never text in another charset:
 ///
 /// - In a single-byte charset (windows-1252, ISO-8859-x, KOI8, windows-125x, …) every byte
@@ -71,23 +71,23 @@ pub fn sniff(payload: &[u8], http_charset: Option<&str>, tld: Option<&str>) -> S
     if let Some((enc, bom_len)) = Encoding::for_bom(payload) {
         return Sniffed {
             encoding: enc,
-            evidence: Evidence::Bom,
+            evidence: CharsetEvidence::Bom,
             bom_len,
             declared: None,
         };
     }
     if let Some(enc) = http_charset.and_then(|l| Encoding::for_label(l.trim().as_bytes())) {
-        return declared(payload, fix_utf16(enc), Evidence::Http);
+        return declared(payload, fix_utf16(enc), CharsetEvidence::Http);
     }
     if let Some(enc) = meta_charset(&payload[..payload.len().min(META_PREFIX)]) {
-        return declared(payload, fix_utf16(enc), Evidence::Meta);
+        return declared(payload, fix_utf16(enc), CharsetEvidence::Meta);
     }
     // UTF-8 fast path: valid UTF-8 needs no detector.
     let window_start = if payload[..payload.len().min(DETECT_PREFIX)].is_ascii() {
         if std::str::from_utf8(payload).is_ok() {
             return Sniffed {
                 encoding: UTF_8,
-                evidence: Evidence::Detected,
+                evidence: CharsetEvidence::Detected,
                 bom_len: 0,
                 declared: None,
             };
@@ -101,7 +101,7 @@ pub fn sniff(payload: &[u8], http_charset: Option<&str>, tld: Option<&str>) -> S
         Ok(_) => {
             return Sniffed {
                 encoding: UTF_8,
-                evidence: Evidence::Detected,
+                evidence: CharsetEvidence::Detected,
                 bom_len: 0,
                 declared: None,
             };
@@ -110,7 +110,7 @@ pub fn sniff(payload: &[u8], http_charset: Option<&str>, tld: Option<&str>) -> S
         Err(e) if e.error_len().is_none() && window.len() < payload.len() - window_start => {
             return Sniffed {
                 encoding: UTF_8,
-                evidence: Evidence::Detected,
+                evidence: CharsetEvidence::Detected,
                 bom_len: 0,
                 declared: None,
             };
@@ -124,7 +124,7 @@ pub fn sniff(payload: &[u8], http_charset: Option<&str>, tld: Option<&str>) -> S
         .filter(|t| t.iter().all(u8::is_ascii_alphanumeric));
     Sniffed {
         encoding: det.guess(tld, chardetng::Utf8Detection::Allow),
-        evidence: Evidence::Detected,
+        evidence: CharsetEvidence::Detected,
         bom_len: 0,
         declared: None,
     }
@@ -132,11 +132,11 @@ pub fn sniff(payload: &[u8], http_charset: Option<&str>, tld: Option<&str>) -> S
 
 /// The encoding `enc` declared by `evidence`, or UTF-8 when the payload is UTF-8 with
 /// multi-byte characters and `enc` is not ([`sniff`]).
-fn declared(payload: &[u8], enc: &'static Encoding, evidence: Evidence) -> Sniffed {
+fn declared(payload: &[u8], enc: &'static Encoding, evidence: CharsetEvidence) -> Sniffed {
     if enc != UTF_8 && is_multibyte_utf8(payload) {
         return Sniffed {
             encoding: UTF_8,
-            evidence: Evidence::ValidUtf8,
+            evidence: CharsetEvidence::ValidUtf8,
             bom_len: 0,
             declared: Some(enc),
         };
@@ -260,27 +260,27 @@ mod tests {
         let page = b"<html><head><meta charset=\"iso-8859-2\"></head><body>\xe9</body>";
         assert_eq!(
             sniff(b"\xef\xbb\xbf<p>x", Some("latin1"), None).evidence,
-            Evidence::Bom
+            CharsetEvidence::Bom
         );
         let s = sniff(page, Some("ISO-8859-1"), None);
         assert_eq!(
             (s.evidence, s.name().as_str()),
-            (Evidence::Http, "WINDOWS-1252")
+            (CharsetEvidence::Http, "WINDOWS-1252")
         );
         let s = sniff(page, None, None);
         assert_eq!(
             (s.evidence, s.name().as_str()),
-            (Evidence::Meta, "ISO-8859-2")
+            (CharsetEvidence::Meta, "ISO-8859-2")
         );
         let s = sniff(b"<p>caf\xc3\xa9</p>", None, None);
         assert_eq!(
             (s.evidence, s.name().as_str()),
-            (Evidence::Detected, "UTF-8")
+            (CharsetEvidence::Detected, "UTF-8")
         );
     }
 
     /// The name of the encoding, how it was found and the declaration it overrode.
-    fn sniffed(payload: &[u8], http: Option<&str>) -> (String, Evidence, Option<String>) {
+    fn sniffed(payload: &[u8], http: Option<&str>) -> (String, CharsetEvidence, Option<String>) {
         let s = sniff(payload, http, None);
         (s.name(), s.evidence, s.declared_name())
     }
@@ -293,7 +293,12 @@ mod tests {
         let s = sniff(page.as_bytes(), None, None);
         assert_eq!(
             (s.name(), s.evidence, s.declared_name(), s.bom_len),
-            ("UTF-8".into(), Evidence::ValidUtf8, Some("GBK".into()), 0)
+            (
+                "UTF-8".into(),
+                CharsetEvidence::ValidUtf8,
+                Some("GBK".into()),
+                0
+            )
         );
         let (text, malformed) = decode(page.as_bytes(), s.encoding);
         assert_eq!((text.as_ref(), malformed), (page, false));
@@ -303,18 +308,22 @@ mod tests {
             sniffed(page, Some("ISO-8859-1")),
             (
                 "UTF-8".into(),
-                Evidence::ValidUtf8,
+                CharsetEvidence::ValidUtf8,
                 Some("WINDOWS-1252".into())
             )
         );
         // Any declared charset but UTF-8, a double-byte one or a 7-bit one.
         for label in ["Shift_JIS", "koi8-r", "iso-2022-jp", "euc-kr"] {
-            assert_eq!(sniffed(page, Some(label)).1, Evidence::ValidUtf8, "{label}");
+            assert_eq!(
+                sniffed(page, Some(label)).1,
+                CharsetEvidence::ValidUtf8,
+                "{label}"
+            );
         }
         // A last character cut by the end of the payload (a truncated record) is UTF-8 still.
         assert_eq!(
             sniffed(&"<p>café 中".as_bytes()[..11], Some("latin1")).1,
-            Evidence::ValidUtf8
+            CharsetEvidence::ValidUtf8
         );
     }
 
@@ -324,33 +333,39 @@ mod tests {
         let page = b"<meta charset=windows-1252><p>Le caf\xe9 est \xe0 c\xf4t\xe9.</p>";
         assert_eq!(
             sniffed(page, None),
-            ("WINDOWS-1252".into(), Evidence::Meta, None)
+            ("WINDOWS-1252".into(), CharsetEvidence::Meta, None)
         );
         // Pure ASCII keeps its declaration (it decodes the same).
         let page = b"<p>Plain ASCII text.</p>";
         assert_eq!(
             sniffed(page, Some("ISO-8859-1")),
-            ("WINDOWS-1252".into(), Evidence::Http, None)
+            ("WINDOWS-1252".into(), CharsetEvidence::Http, None)
         );
         // Mostly UTF-8, one byte that is not: the declaration stands.
         let mut bytes = "<meta charset=gb2312><p>中文 ".as_bytes().to_vec();
         bytes.extend_from_slice(b"\xd6\xd0</p>");
-        assert_eq!(sniffed(&bytes, None), ("GBK".into(), Evidence::Meta, None));
+        assert_eq!(
+            sniffed(&bytes, None),
+            ("GBK".into(), CharsetEvidence::Meta, None)
+        );
         // ASCII and a cut character only: nothing multi-byte is complete.
-        assert_eq!(sniffed(b"<p>abc\xe4\xb8", Some("latin1")).1, Evidence::Http);
+        assert_eq!(
+            sniffed(b"<p>abc\xe4\xb8", Some("latin1")).1,
+            CharsetEvidence::Http
+        );
         // A declared UTF-8 is taken as it is, valid or not; a declared UTF-16 is UTF-8.
         assert_eq!(
             sniffed(b"<p>caf\xe9", Some("utf-8")),
-            ("UTF-8".into(), Evidence::Http, None)
+            ("UTF-8".into(), CharsetEvidence::Http, None)
         );
         assert_eq!(
             sniffed("<meta charset=utf-16le><p>café".as_bytes(), None),
-            ("UTF-8".into(), Evidence::Meta, None)
+            ("UTF-8".into(), CharsetEvidence::Meta, None)
         );
         // A byte-order mark comes first.
         assert_eq!(
             sniffed(b"\xff\xfe<\x00p\x00", Some("iso-8859-1")),
-            ("UTF-16LE".into(), Evidence::Bom, None)
+            ("UTF-16LE".into(), CharsetEvidence::Bom, None)
         );
     }
 

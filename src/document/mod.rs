@@ -21,7 +21,7 @@ pub use block::{Block, Features, N_FEATURES, WordStats, bpc};
 pub use kind::Kind;
 pub use language::Language;
 pub use metadata::Metadata;
-pub use page::{Cap, Doctype, Evidence};
+pub use page::{Cap, CharsetEvidence, Doctype};
 pub use page_text::PageText;
 pub use scores::{Cols, N_COLUMNS, Scores};
 pub use signals::{N_SIGNALS, SIGNALS, Signals};
@@ -78,7 +78,7 @@ pub struct Document {
     /// The charset the page was decoded from, upper-cased (`sourcecharset`).
     pub source_charset: String,
     /// The charset the HTTP header or a `<meta>` declared, upper-cased, when the page was
-    /// decoded as UTF-8 against it (`declared-charset`, [`Evidence::ValidUtf8`]).
+    /// decoded as UTF-8 against it (`declared-charset`, [`CharsetEvidence::ValidUtf8`]).
     pub declared_charset: Option<String>,
     /// The page's doctype.
     pub doctype: Doctype,
@@ -118,7 +118,7 @@ pub struct Document {
     /// Some bytes could not be decoded in the chosen charset.
     pub malformed: bool,
     /// Where the charset came from (always set by analysis).
-    pub evidence: Option<Evidence>,
+    pub evidence: Option<CharsetEvidence>,
     /// texrex's badness (text quality; 0 is best), `None` without profiles.
     pub badness: Option<f64>,
     /// Quality signals of [`Document::text`] (`crate::signals`), `None` when they are off.

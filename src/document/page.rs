@@ -51,7 +51,7 @@ impl Cap {
 
 /// Where a page's encoding came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Evidence {
+pub enum CharsetEvidence {
     /// A byte-order mark.
     Bom,
     /// The `charset` parameter of the HTTP `Content-Type`.
@@ -66,16 +66,16 @@ pub enum Evidence {
     Detected,
 }
 
-impl Evidence {
+impl CharsetEvidence {
     /// The name in the statistics' `charset_evidence`: `bom`, `http`, `meta`, `valid_utf8` or
     /// `detected`.
     pub fn name(self) -> &'static str {
         match self {
-            Evidence::Bom => "bom",
-            Evidence::Http => "http",
-            Evidence::Meta => "meta",
-            Evidence::ValidUtf8 => "valid_utf8",
-            Evidence::Detected => "detected",
+            CharsetEvidence::Bom => "bom",
+            CharsetEvidence::Http => "http",
+            CharsetEvidence::Meta => "meta",
+            CharsetEvidence::ValidUtf8 => "valid_utf8",
+            CharsetEvidence::Detected => "detected",
         }
     }
 }

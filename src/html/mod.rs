@@ -38,7 +38,7 @@
 //!   included); the walk from tag to tag; texrex's block rules: where the text starts and
 //!   ends, drop containers, break tags, `NewDiv`.
 //! - `tokenizer.rs`: HTML5 tokenizing: comments, CDATA, tags, raw-text and RCDATA content.
-//! - `texrex.rs`: texrex's own scanner, bugs included ([`Syntax::Texrex`]).
+//! - `texrex_syntax.rs`: texrex's own scanner, bugs included ([`Syntax::Texrex`]).
 //! - `elements.rs`: the stack of open elements: pushing, implied and bounded closing, tables.
 //! - `text.rs`: writing text, line breaks and marks into blocks.
 //! - `head.rs`: what head tags, `<meta>` and `<link>` clues and JSON-LD say about the page.
@@ -56,7 +56,7 @@ mod raw;
 mod scan;
 mod segmenter;
 mod tags;
-mod texrex;
+mod texrex_syntax;
 mod text;
 mod tokenizer;
 

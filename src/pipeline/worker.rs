@@ -82,7 +82,7 @@ pub(super) struct Figures {
     pub links: u64,
     /// The charset the page was decoded from (`sourcecharset`).
     pub charset: String,
-    /// How the charset was found ([`crate::document::Evidence::name`]).
+    /// How the charset was found ([`crate::document::CharsetEvidence::name`]).
     pub evidence: &'static str,
     /// The page has bytes that are malformed in its charset.
     pub malformed: bool,
@@ -106,7 +106,7 @@ impl Figures {
             charset: doc.source_charset.clone(),
             evidence: doc
                 .evidence
-                .map_or("detected", crate::document::Evidence::name),
+                .map_or("detected", crate::document::CharsetEvidence::name),
             malformed: doc.malformed,
             language: crate::document::Language::code_of(doc.language.as_ref()),
             model: doc.model.unwrap_or("custom"),

@@ -48,7 +48,7 @@ impl Tokens {
     pub fn add(&mut self, text: &str) {
         /// Appends each token upper-cased.
         struct Upper<'t>(&'t mut Tokens);
-        impl crate::words::Sink for Upper<'_> {
+        impl crate::words::TokenSink for Upper<'_> {
             fn push(&mut self, c: char) {
                 if c.is_ascii() {
                     self.0.text.push(c.to_ascii_uppercase());

@@ -62,7 +62,7 @@ fn bpv(b: &Block) -> f32 {
 }
 
 impl detector::Detector for Detector {
-    fn score(&self, blocks: &mut [Block], page: &detector::Page<'_>) {
+    fn score(&self, blocks: &mut [Block], page: &detector::Scoring<'_>) {
         let model = page.models.ngram(page.language);
         for b in blocks {
             let s = model.and_then(|m| m.score(&b.cleansed));
