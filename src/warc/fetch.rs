@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 
-use super::source::Retry;
+use super::remote::Retry;
 use crate::stop::Stop;
 
 /// One HTTP agent and what it learnt of its file.
@@ -26,10 +26,20 @@ pub(super) struct Http {
 pub(super) enum Target {
     /// An http(s) URL.
     Url(String),
-    /// An S3 object, whose URL is signed for each request (a signature expires; a download
-    /// with retries may outlast it).
-    #[cfg(feature = "s3")]
-    S3(Arc<super::s3::Object>),
+    /// A URL signed for each request (an S3 object: a signature expires, and a download with
+    /// retries may outlast it).
+    #[cfg_attr(not(feature = "s3"), allow(dead_code))]
+    Signed(Arc<dyn Signed>),
+}
+
+/// A location whose requests are signed one by one.
+pub(super) trait Signed: Send + Sync {
+    /// The URL as given, for messages.
+    fn url(&self) -> &str;
+    /// The URL of the next request, signed.
+    fn request_url(&self) -> String;
+    /// What a response with this status and body (the server's explanation) means.
+    fn error_message(&self, status: u16, body: &str) -> String;
 }
 
 impl Target {
@@ -37,8 +47,7 @@ impl Target {
     fn name(&self) -> &str {
         match self {
             Target::Url(u) => u,
-            #[cfg(feature = "s3")]
-            Target::S3(o) => o.url(),
+            Target::Signed(s) => s.url(),
         }
     }
 
@@ -46,8 +55,7 @@ impl Target {
     fn request_url(&self) -> String {
         match self {
             Target::Url(u) => u.clone(),
-            #[cfg(feature = "s3")]
-            Target::S3(o) => o.request_url(),
+            Target::Signed(s) => s.request_url(),
         }
     }
 }
@@ -296,15 +304,14 @@ impl Fetch {
                 let message = match &self.target {
                     Target::Url(_) => format!("HTTP status {s}"),
                     // S3 says why in an XML body (NoSuchKey, InvalidAccessKeyId, ...).
-                    #[cfg(feature = "s3")]
-                    Target::S3(_) => {
+                    Target::Signed(signed) => {
                         let mut body = String::new();
                         let _ = resp
                             .into_body()
                             .into_reader()
                             .take(1 << 16)
                             .read_to_string(&mut body);
-                        super::s3::error_message(s, &body)
+                        signed.error_message(s, &body)
                     }
                 };
                 return Err((io::Error::other(message), transient_status(s)));

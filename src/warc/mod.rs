@@ -21,11 +21,13 @@ mod arc;
 mod fetch;
 pub mod http;
 mod members;
+mod remote;
 #[cfg(feature = "s3")]
 pub mod s3;
 pub mod source;
 
-pub use source::{Location, Retry, Source, s3_parts};
+pub use remote::{Retry, s3_parts};
+pub use source::{Location, Source};
 
 /// One WARC record as the pipeline sees it (an ARC record is read into one too).
 #[derive(Debug, Clone, Default)]

@@ -19,7 +19,7 @@ use rusty_s3::actions::{GetObject, ListObjectsV2};
 use rusty_s3::{Bucket, Credentials, S3Action, UrlStyle};
 
 use super::fetch;
-use super::source::{Retry, s3_parts};
+use super::remote::{Retry, s3_parts};
 use crate::error::{Error, ErrorKind};
 use crate::stop::Stop;
 
@@ -240,17 +240,24 @@ impl Object {
             credentials: config.credentials,
         })
     }
+}
 
+impl fetch::Signed for Object {
     /// The s3:// URL, for messages.
-    pub(super) fn url(&self) -> &str {
+    fn url(&self) -> &str {
         &self.url
     }
 
     /// A URL for one `GET` of the object, signed now (or unsigned, for anonymous access).
-    pub(super) fn request_url(&self) -> String {
+    fn request_url(&self) -> String {
         GetObject::new(&self.bucket, self.credentials.as_ref(), &self.key)
             .sign(EXPIRES)
             .to_string()
+    }
+
+    /// S3 says why in an XML body ([`error_message`]).
+    fn error_message(&self, status: u16, body: &str) -> String {
+        error_message(status, body)
     }
 }
 
