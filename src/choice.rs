@@ -81,8 +81,8 @@ macro_rules! text_of_choice {
 }
 pub(crate) use text_of_choice;
 
-/// A [`Choice`] of an enum's variants: `choice!(Favor, "favor", [Precision "precision"
-/// "less boilerplate", …])`, with `FromStr` and `Display`.
+/// A [`Choice`] of an enum's values, with `FromStr` and `Display`: `choice!(Favor, "favor",
+/// [Favor::Precision, "precision", "what it does"; …])`.
 macro_rules! choice {
     ($t:ty, $option:literal, [$($value:expr, $name:literal, $help:literal;)+]) => {
         impl $crate::choice::Choice for $t {
@@ -117,8 +117,8 @@ pub fn set_names<T: Choice + std::ops::BitOr<Output = T>>(set: T) -> String {
     names.join(",")
 }
 
-/// A [`Choice`] for a struct of flags: each name sets one field (`choice_set!(Mask, "mask",
-/// Mask::default(), [email, "email", "…"; …])`), with `|`, `FromStr` of a comma-separated
+/// A [`Choice`] for a struct of flags, each name setting one field (`choice_set!(Mask, "mask",
+/// [email, "email", "what it does"; …])`), with `NONE`, `|`, `FromStr` of a comma-separated
 /// list and `Display` as one.
 macro_rules! choice_set {
     ($t:ident, $option:literal, [$($field:ident, $name:literal, $help:literal;)+]) => {

@@ -1052,6 +1052,24 @@ fn bad_arguments_are_usage_errors() {
         assert_eq!(String::from_utf8_lossy(&o.stderr), format!("error: {e}\n"));
         assert!(!out.join("sample.xml.gz").exists());
     }
+    // A least language score outside 0-1: the library's check (`Split::language`).
+    let o = cowrex()
+        .args([
+            "process",
+            "--split-by",
+            "language",
+            "--split-min-score",
+            "1.5",
+        ])
+        .args(["-o", out.to_str().unwrap()])
+        .arg(fixture("sample.warc.gz"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = cowrex::pipeline::Split::language(1.5).unwrap_err();
+    assert_eq!(String::from_utf8_lossy(&o.stderr), format!("cowrex: {e}\n"));
+    assert!(cowrex::pipeline::Split::language(0.65).is_ok());
+    assert!(!out.join("sample.xml.gz").exists());
     // `Builder::scorer` takes a name: the same message.
     let e = cowrex::Extractor::builder()
         .scorer("gpt")

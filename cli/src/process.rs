@@ -243,17 +243,7 @@ fn run_config(a: &ProcessArgs, inputs: Vec<Input>, stop: Stop) -> Result<RunConf
         exact_dups: a.exact_dups,
         split: match a.split_by {
             None => None,
-            Some(SplitArg::Language) => {
-                if !(0.0..=1.0).contains(&a.split_min_score) {
-                    return Err(Error::usage(format!(
-                        "invalid value '{}' for --split-min-score: a score between 0 and 1",
-                        a.split_min_score
-                    )));
-                }
-                Some(Split::Language {
-                    min_score: a.split_min_score,
-                })
-            }
+            Some(SplitArg::Language) => Some(Split::language(a.split_min_score)?),
         },
         retry: retry(a)?,
         stop,

@@ -70,6 +70,17 @@ pub enum Split {
 }
 
 impl Split {
+    /// By language, with a least score between 0 and 1 (a usage error otherwise, the
+    /// command line's `--split-min-score` message).
+    pub fn language(min_score: f32) -> Result<Split, crate::Error> {
+        if !(0.0..=1.0).contains(&min_score) {
+            return Err(crate::Error::usage(format!(
+                "invalid value '{min_score}' for split_min_score: a score between 0 and 1"
+            )));
+        }
+        Ok(Split::Language { min_score })
+    }
+
     /// The part `doc` goes to.
     pub fn part(&self, doc: &Document) -> &'static str {
         match *self {
