@@ -7,9 +7,19 @@
 # environment of its own; last, the portable wheel (scripts/test_wheel.sh: built, installed where
 # there is no Rust toolchain, and compared with target/release/cowrex).
 #
-#   sh scripts/test.sh [PYTEST_ARGS...]
+# --quick leaves out the slow tests, for the loop of a change: the models' reproductions
+# (tests/models.rs), the signals' agreement with datatrove, the toy builds and the wheel; each
+# slow test says it is skipped. CI runs the whole script.
+#
+#   sh scripts/test.sh [--quick] [PYTEST_ARGS...]
 set -eu
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--quick" ]; then
+    shift
+    export COWREX_QUICK=1
+else
+    unset COWREX_QUICK
+fi
 cargo test --release
 venv=target/pytest-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
@@ -20,6 +30,10 @@ venv=target/pytest-venv
 "$venv/bin/python" -m pip install -q pytest "datatrove[io,s3]" regex spacy datasets
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 COWREX_BIN="$PWD/target/release/cowrex" "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests "$@"
+if [ -n "${COWREX_QUICK:-}" ]; then
+    echo "quick run: the toy builds and the wheel left out; sh scripts/test.sh runs them"
+    exit 0
+fi
 cargo test -p cowrex-cli --features toy-detector --test toy
 toy=target/pytest-venv-toy
 [ -x "$toy/bin/python" ] || python3 -m venv "$toy"

@@ -18,6 +18,13 @@ import s3_server  # noqa: E402  (scripts/s3_server.py)
 from zstd_warc import warc_records, zstd_warc  # noqa: E402,F401  (scripts/zstd_warc.py)
 
 
+# A slow test (minutes): skipped in a quick run (`sh scripts/test.sh --quick` sets COWREX_QUICK);
+# the full run (`sh scripts/test.sh`, CI) runs it.
+slow = pytest.mark.skipif(
+    bool(os.environ.get("COWREX_QUICK")), reason="quick run: `sh scripts/test.sh` runs it"
+)
+
+
 def cowrex_bin() -> str:
     path = os.environ.get("COWREX_BIN", str(REPO / "target" / "release" / "cowrex"))
     if not os.path.exists(path):

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import cowrex
-from conftest import REPO, SHARED, cowrex_bin
+from conftest import REPO, SHARED, cowrex_bin, slow
 
 PARAGRAPHS = [
     "The town of Riverside held its summer festival again this year, and people from the whole valley came to see it.",
@@ -57,6 +57,7 @@ def test_filter_reason_applies_the_presets_and_requirements():
         cowrex.filter_reason(doc.signals, "dolma")
 
 
+@slow
 def test_the_presets_agree_with_datatrove(tmp_path):
     """datatrove's filters on cowrex's text and `cowrex filter --preset` decide alike on at least
     99.5 % of the documents of ../shared/data's pages and trafilatura-eval-dev pages."""
