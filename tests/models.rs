@@ -699,9 +699,6 @@ fn snippet_labels_find_the_snippets_of_real_pages() {
 /// pages decoded (umlauts and accents intact), the annotators' content blocks in the gold.
 #[test]
 fn texrex_pages_convert_to_gold_text_cowrex_reproduces() {
-    if quick("texrex_pages_convert_to_gold_text_cowrex_reproduces") {
-        return;
-    }
     let Some(_) = shared_data("texrex-boilerplate/training_data") else {
         return;
     };
@@ -776,9 +773,6 @@ fn model_names(stats: &serde_json::Value) -> Vec<&str> {
 
 #[test]
 fn train_ngram_from_pages_and_language_choice() {
-    if quick("train_ngram_from_pages_and_language_choice") {
-        return;
-    }
     let dir = tempdir("pages-train");
     make_pages(&dir);
     let model = dir.join("m.ngram");
@@ -854,9 +848,6 @@ fn train_ngram_from_pages_and_language_choice() {
 /// the measured value minus a margin.
 #[test]
 fn mlp_cross_validation_and_reproducible_models() {
-    if quick("mlp_cross_validation_and_reproducible_models") {
-        return;
-    }
     let Some(data) = shared_data("texrex") else {
         return;
     };
@@ -897,9 +888,6 @@ fn mlp_cross_validation_and_reproducible_models() {
 
 #[test]
 fn ncleaner_models_reproduce_and_clean_cleaneval() {
-    if quick("ncleaner_models_reproduce_and_clean_cleaneval") {
-        return;
-    }
     let Some(pages) = shared_data("pages") else {
         return;
     };
@@ -944,9 +932,6 @@ fn ncleaner_models_reproduce_and_clean_cleaneval() {
 /// what the words mean: `sidebar` and `footer` boilerplate, `article` content.
 #[test]
 fn train_markup_reproduces_the_built_in_model() {
-    if quick("train_markup_reproduces_the_built_in_model") {
-        return;
-    }
     let (Some(pages), Some(snippets), Some(blocks)) = (
         shared_data("pages"),
         shared_data("snippets"),
@@ -995,9 +980,6 @@ fn train_markup_reproduces_the_built_in_model() {
 /// five sets, to keep CI short; docs/models.md has the figures on all five).
 #[test]
 fn combined_model_reproduces_and_beats_each_detector() {
-    if quick("combined_model_reproduces_and_beats_each_detector") {
-        return;
-    }
     let (Some(pages), Some(snippets), Some(blocks)) = (
         shared_data("pages"),
         shared_data("snippets"),

@@ -32,17 +32,6 @@ pub fn shared_data(sub: &str) -> Option<PathBuf> {
     }
 }
 
-/// Whether this is a quick run (`sh scripts/test.sh --quick`, which sets `COWREX_QUICK`), in
-/// which a slow test (a model's reproduction) says it is skipped and returns; the full run
-/// (`sh scripts/test.sh`, CI) runs it.
-pub fn quick(test: &str) -> bool {
-    let quick = std::env::var_os("COWREX_QUICK").is_some();
-    if quick {
-        eprintln!("SKIPPED in a quick run: {test}; `sh scripts/test.sh` runs it");
-    }
-    quick
-}
-
 /// A fresh temporary directory, removed when dropped (also when a test fails and unwinds).
 pub fn tempdir(name: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("cowrex-test-{}-{name}", std::process::id()));
