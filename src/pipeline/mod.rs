@@ -131,18 +131,7 @@ pub fn run_into<S: Sink>(
     let started = Instant::now();
     let count = inputs.len();
     let inputs = Arc::new(inputs);
-    let mut running = start(
-        Setup {
-            inputs: Arc::clone(&inputs),
-            models,
-            doc: cfg.doc,
-            threads: cfg.threads,
-            max_payload: cfg.max_payload,
-            retry: cfg.retry,
-            stop: cfg.stop.clone(),
-        },
-        make,
-    );
+    let mut running = start(cfg.setup(Arc::clone(&inputs), models), make);
     let mut tally = Tally::new(inputs, ExactDups::Mark, sink);
     while let Some(done) = running.next() {
         tally.take(done)?;

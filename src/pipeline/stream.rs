@@ -48,6 +48,21 @@ impl Default for StreamConfig {
     }
 }
 
+impl StreamConfig {
+    /// The threads' setup of a stream, or of a run into a sink, over `inputs`.
+    pub(super) fn setup(&self, inputs: Arc<Vec<Input>>, models: Arc<Models>) -> Setup {
+        Setup {
+            inputs,
+            models,
+            doc: self.doc,
+            threads: self.threads,
+            max_payload: self.max_payload,
+            retry: self.retry,
+            stop: self.stop.clone(),
+        }
+    }
+}
+
 /// What became of the records read so far, as `process` counts them in its stats.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StreamStats {
@@ -137,18 +152,7 @@ pub struct Documents {
 /// Dropping the iterator stops the threads.
 pub fn stream(inputs: Vec<Input>, models: Arc<Models>, cfg: &StreamConfig) -> Documents {
     let inputs = Arc::new(inputs);
-    let running = start(
-        Setup {
-            inputs: Arc::clone(&inputs),
-            models,
-            doc: cfg.doc,
-            threads: cfg.threads,
-            max_payload: cfg.max_payload,
-            retry: cfg.retry,
-            stop: cfg.stop.clone(),
-        },
-        |d| d,
-    );
+    let running = start(cfg.setup(Arc::clone(&inputs), models), |d| d);
     let queue = Queue {
         items: VecDeque::new(),
         input: String::new(),
