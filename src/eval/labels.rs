@@ -40,10 +40,34 @@ fn element_label(attrs: &[u8]) -> Option<bool> {
     None
 }
 
+/// The comment label an element's attributes give its text, if any: L3S-GN1's class 5 (user
+/// comments) is a comment, its other classes are not.
+fn comment_label(attrs: &[u8]) -> Option<bool> {
+    let p = memchr::memmem::find(attrs, b"x-nc-sel")?;
+    attrs
+        .get(p + 8)
+        .filter(|b| b.is_ascii_digit())
+        .map(|&k| k == b'5')
+}
+
 /// The words (lower-cased [`tokens`]) of an annotated page with their labels
 /// (true = content), in document order; None when the page carries no labels at all.
 /// Comments and the content of `script`, `style` and other raw-text elements are skipped.
 pub fn labelled_words(html: &[u8]) -> Option<Vec<(String, bool)>> {
+    words_labelled_by(html, element_label)
+}
+
+/// The words of an annotated page labelled as [`labelled_words`] labels them, but true for
+/// the words of user comments (L3S-GN1's class 5); None when the page carries no such labels
+/// (BoilerNet's pages say nothing of comments).
+pub fn comment_words(html: &[u8]) -> Option<Vec<(String, bool)>> {
+    words_labelled_by(html, comment_label)
+}
+
+fn words_labelled_by(
+    html: &[u8],
+    element_label: fn(&[u8]) -> Option<bool>,
+) -> Option<Vec<(String, bool)>> {
     let n = html.len();
     // Open elements: name and the label their attributes set.
     let mut open: Vec<(Vec<u8>, Option<bool>)> = Vec::new();
@@ -297,6 +321,14 @@ mod tests {
                 "home", "news", "big+", "bold+", "text+", "link+", "after", "a", "comment", "end"
             ]
         );
+        // Comment labels: class 5 only.
+        let c = comment_words(html).unwrap();
+        assert_eq!(
+            words(&c),
+            [
+                "home", "news", "big", "bold", "text", "link", "after", "a+", "comment+", "end"
+            ]
+        );
     }
 
     #[test]
@@ -307,6 +339,7 @@ mod tests {
         let w = labelled_words(html).unwrap();
         assert_eq!(words(&w), ["menu", "main+", "text+", "here+", "plain"]);
         assert_eq!(labelled_words(b"<p>no labels</p>"), None);
+        assert_eq!(comment_words(html), None);
     }
 
     #[test]

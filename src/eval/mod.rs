@@ -48,6 +48,9 @@ pub struct GoldPage {
     /// The gold text (`plaintext`), cut before a comment section ([`main_content`]); `None`
     /// for a page with snippet gold only.
     pub gold: Option<String>,
+    /// The gold text's comment section, after its marker ([`comment_section`]), when it has
+    /// one.
+    pub comments: Option<String>,
     /// The page's HTML file (`html/<set>/<page_id>.html[.gz]`).
     pub path: PathBuf,
     /// The kind of page (WCXB's `page_type`: article, forum, product, …), when the set says.
@@ -138,6 +141,7 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), E
                 with,
                 without,
                 id,
+                comments: gold.as_deref().and_then(comment_section).map(str::to_owned),
                 gold: gold.map(|g| main_content(&g).to_owned()),
                 path,
             }),
@@ -151,15 +155,26 @@ pub fn load_set(dir: &Path, set: &str) -> Result<(Vec<GoldPage>, Vec<String>), E
 /// starts with `!` and holds `^&*()` (Dragnet's marker, `!@#$%^&*()  COMMENTS`, and the
 /// misspellings in its files).
 pub fn main_content(gold: &str) -> &str {
+    &gold[..comment_marker(gold).map_or(gold.len(), |(start, _)| start)]
+}
+
+/// A gold text's comment section: what follows the line of its marker ([`main_content`]),
+/// `None` without a marker.
+pub fn comment_section(gold: &str) -> Option<&str> {
+    comment_marker(gold).map(|(_, end)| &gold[end..])
+}
+
+/// Where the line of a gold text's comment marker starts and ends.
+fn comment_marker(gold: &str) -> Option<(usize, usize)> {
     let mut at = 0;
     for line in gold.split_inclusive('\n') {
         let t = line.trim_start();
         if t.starts_with('!') && t.contains("^&*()") {
-            return &gold[..at];
+            return Some((at, at + line.len()));
         }
         at += line.len();
     }
-    gold
+    None
 }
 
 /// Directory pairs (original page, annotated page) a block-label directory may hold per set:
@@ -561,6 +576,65 @@ pub fn page_block_labels(
         .collect()
 }
 
+/// Comment labels of the pages' blocks (true: the block belongs to a comment section), where
+/// the data says, for the comment detector ([`crate::classify::comment`]):
+/// - an annotated page that marks user comments (L3S-GN1's class 5, [`labels::comment_words`]):
+///   a block is a comment when most of its words align with comment words;
+/// - a page of a source whose gold texts mark their comment sections (Dragnet's marker,
+///   [`comment_section`]): a block is a comment when most of its words align with the gold's
+///   comment section; every block is false on such a source's pages without a section;
+/// - a forum page (WCXB's `page_type` forum): every block is false, as its posts are its
+///   content, not comments.
+///
+/// Other pages have no labels (`None`). `sources[i]` is page `i`'s source.
+pub fn page_comment_labels(
+    annotated: &HashMap<String, PathBuf>,
+    pages: &[&GoldPage],
+    docs: &[Option<Document>],
+    sources: &[usize],
+) -> Result<Vec<Option<Vec<bool>>>, Error> {
+    let marking: std::collections::BTreeSet<usize> = pages
+        .iter()
+        .zip(sources)
+        .filter(|(p, _)| p.comments.is_some())
+        .map(|(_, &s)| s)
+        .collect();
+    let majority = |aligned: Vec<labels::Alignment>| -> Vec<bool> {
+        aligned
+            .iter()
+            .map(|a| a.words > 0 && 2 * a.content > a.words)
+            .collect()
+    };
+    let mut out = Vec::with_capacity(pages.len());
+    for ((p, d), source) in pages.iter().zip(docs).zip(sources) {
+        let blocks = blocks_of(d);
+        let texts: Vec<&str> = blocks.iter().map(|b| b.cleansed.as_str()).collect();
+        if let Some(path) = annotated.get(&p.id) {
+            let html = read_page(path).map_err(|e| Error::input(path.display(), e))?;
+            if let Some(reference) = labels::comment_words(&html) {
+                out.push(Some(majority(labels::align(&texts, &reference))));
+                continue;
+            }
+        }
+        out.push(match (&p.gold, &p.comments) {
+            (Some(gold), Some(comments)) => {
+                let words = |text: &str, comment: bool| {
+                    tokens(&text.to_lowercase())
+                        .map(|t| (t.to_owned(), comment))
+                        .collect::<Vec<_>>()
+                };
+                let mut reference = words(gold, false);
+                reference.extend(words(comments, true));
+                Some(majority(labels::align(&texts, &reference)))
+            }
+            (Some(_), None) if marking.contains(source) => Some(vec![false; blocks.len()]),
+            _ if p.kind.as_deref() == Some("forum") => Some(vec![false; blocks.len()]),
+            _ => None,
+        });
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,6 +643,8 @@ mod tests {
     fn gold_text_ends_before_its_comment_section() {
         let gold = "Title\r\n\r\nThe article.\r\n\r\n!@#$%^&*()  COMMENTS\r\n\r\nFirst!\r\n";
         assert_eq!(main_content(gold), "Title\r\n\r\nThe article.\r\n\r\n");
+        assert_eq!(comment_section(gold), Some("\r\nFirst!\r\n"));
+        assert_eq!(comment_section("A\nB"), None);
         assert_eq!(main_content("A\n\n  !#@$%^&*()  COMMNENTS\nB"), "A\n\n");
         assert_eq!(main_content("A\n!@#$%$%^&*()\nB"), "A\n");
         // No marker, or an exclamation that is not one: the whole text.
@@ -576,6 +652,43 @@ mod tests {
             main_content("Wow! ^&*() is rare\n!Yes\n"),
             "Wow! ^&*() is rare\n!Yes\n"
         );
+    }
+
+    #[test]
+    fn comment_labels_from_gold_sections_and_forum_pages() {
+        let html = "<html><body><p>The rain in Spain falls mainly on the plain, they say \
+                    today.</p><div id=comments><p>Great article, thanks for writing it \
+                    up.</p><p>I disagree with every single word of this one.</p></div></body>\
+                    </html>";
+        let doc = || Some(crate::Extractor::builtin().extract(html.as_bytes(), None));
+        let page = |gold: Option<&str>, comments: Option<&str>, kind: Option<&str>| GoldPage {
+            id: String::new(),
+            url: String::new(),
+            gold: gold.map(str::to_owned),
+            comments: comments.map(str::to_owned),
+            path: PathBuf::new(),
+            kind: kind.map(str::to_owned),
+            with: Vec::new(),
+            without: Vec::new(),
+        };
+        let article = "The rain in Spain falls mainly on the plain, they say today.";
+        let thread = "Great article, thanks for writing it up.\nI disagree with every single \
+                      word of this one.";
+        let pages = [
+            // A page with a marked comment section; a page of the same source without one.
+            page(Some(article), Some(thread), None),
+            page(Some(article), None, None),
+            // A forum page of another source, and a page of a source that marks nothing.
+            page(None, None, Some("forum")),
+            page(Some(article), None, None),
+        ];
+        let list: Vec<&GoldPage> = pages.iter().collect();
+        let docs = vec![doc(), doc(), doc(), doc()];
+        let labels = page_comment_labels(&HashMap::new(), &list, &docs, &[0, 0, 1, 2]).unwrap();
+        assert_eq!(labels[0].as_deref(), Some(&[false, true, true][..]));
+        assert_eq!(labels[1].as_deref(), Some(&[false, false, false][..]));
+        assert_eq!(labels[2].as_deref(), Some(&[false, false, false][..]));
+        assert_eq!(labels[3], None);
     }
 
     #[test]

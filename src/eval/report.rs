@@ -237,6 +237,7 @@ mod tests {
 
     fn page(id: &str, gold: Option<&str>, kind: Option<&str>, with: &[&str]) -> GoldPage {
         GoldPage {
+            comments: None,
             id: id.into(),
             url: String::new(),
             gold: gold.map(str::to_owned),

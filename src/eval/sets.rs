@@ -130,6 +130,25 @@ pub fn block_labels(
     page_block_labels(&annotated, &list, docs, soft)
 }
 
+/// Comment labels of the analysed pages for the comment detector
+/// ([`super::page_comment_labels`]), with the annotated copies under `blocks` (as
+/// ../shared/data/blocks) of the `sets`.
+pub fn comment_labels(
+    blocks: Option<&Path>,
+    sets: &[String],
+    pages: &SetPages,
+    docs: &[Option<Document>],
+) -> Result<Vec<Option<Vec<bool>>>, Error> {
+    let mut annotated = HashMap::new();
+    if let Some(dir) = blocks {
+        for set in sets {
+            annotated.extend(load_block_labels(dir, set)?);
+        }
+    }
+    let list: Vec<&GoldPage> = pages.iter().map(|(_, p)| p).collect();
+    super::page_comment_labels(&annotated, &list, docs, &page_sources(pages))
+}
+
 /// The texts another tool extracted from the pages (`eval --texts`), in page order.
 pub fn read_texts(file: &Path, pages: &SetPages) -> Result<Vec<String>, Error> {
     let bytes = std::fs::read(file).map_err(|e| Error::input(file.display(), e))?;
