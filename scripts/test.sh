@@ -23,6 +23,7 @@ if [ "${1:-}" = "--quick" ]; then
         --skip ncleaner_models_reproduce_and_clean_cleaneval \
         --skip texrex_pages_convert_to_gold_text_cowrex_reproduces \
         --skip train_markup_reproduces_the_built_in_model \
+        --skip train_comment_reproduces_the_built_in_model_and_finds_comments \
         --skip train_ngram_from_pages_and_language_choice
 else
     unset COWREX_QUICK

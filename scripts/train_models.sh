@@ -32,8 +32,10 @@ for pair in en:eng de:deu fr:fra sv:swe; do
 done
 echo "== markup.words.gz"
 "$COWREX" train markup --pages "$DATA/pages" --pages "$DATA/snippets" --blocks "$DATA/blocks" -o models/markup.words.gz
-# The combined model last: its features include every other model's output.
+# The comment and combined models last: their features include the other models' output.
 cargo build --release --quiet  # embed the models just trained
+echo "== comment.gbt.gz"
+"$COWREX" train comment --cv --pages "$DATA/pages" --blocks "$DATA/blocks" -o models/comment.gbt.gz
 echo "== combined.gbt.gz"
 "$COWREX" train combined --pages "$DATA/pages" --pages "$DATA/snippets" --blocks "$DATA/blocks" -o models/combined.gbt.gz
 git status --short models/

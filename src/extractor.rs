@@ -172,6 +172,12 @@ impl Builder {
         self
     }
 
+    /// Whether the blocks of a page's comment section are content (default: drop).
+    pub fn comments(mut self, comments: crate::Comments) -> Builder {
+        self.options.config.comments = comments;
+        self
+    }
+
     /// Which built-in MLP scores a page (default: by its identified language).
     pub fn lang(mut self, lang: LangChoice) -> Builder {
         self.options.lang = lang;

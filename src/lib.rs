@@ -55,7 +55,7 @@ pub mod words;
 pub use analyze::Config;
 pub use choice::Choice;
 pub use classify::{Favor, LangChoice, Models, NgramChoice, Scorer};
-pub use document::{Block, Document};
+pub use document::{Block, Comments, Document};
 pub use error::Error;
 pub use extractor::{Builder, Extractor, Options};
 pub use html::{Limits, Syntax};

@@ -4,7 +4,7 @@
 //! measures are [`crate::eval`]'s.
 
 use crate::classify::ngram::{Counts, NgramModel};
-use crate::classify::{Models, combined, gbt, markup, ngram};
+use crate::classify::{Models, combined, comment, gbt, markup, ngram};
 use crate::document::{self, Block, Document};
 use crate::error::Error;
 use crate::eval::{GoldPage, blocks_of, read_page};
@@ -357,6 +357,168 @@ pub fn cross_validate_combined(
             }
         }
     }
+}
+
+/// The comment detector's training rows of `width` values per block (`rows(i)`: page `i`'s)
+/// from the pages `use_page` selects that have comment labels
+/// ([`crate::eval::page_comment_labels`]): each source weighs the same in all, and within a
+/// source each block as its words (plus one), so that a long comment weighs more than a
+/// "Reply" line.
+fn comment_data(
+    docs: &[Option<Document>],
+    labels: &[Option<Vec<bool>>],
+    sources: &[usize],
+    use_page: impl Fn(usize) -> bool,
+    width: usize,
+    rows: impl Fn(usize) -> Vec<f32>,
+) -> gbt::Data {
+    let used = |i: usize| use_page(i) && labels[i].is_some() && docs[i].is_some();
+    let mut per_source: std::collections::BTreeMap<usize, f64> = Default::default();
+    for i in (0..docs.len()).filter(|&i| used(i)) {
+        let words: f64 = blocks_of(&docs[i])
+            .iter()
+            .map(|b| 1.0 + b.stats.words as f64)
+            .sum();
+        *per_source.entry(sources[i]).or_default() += words;
+    }
+    let mut data = gbt::Data::new(width);
+    for i in (0..docs.len()).filter(|&i| used(i)) {
+        let weight = 1e6 / per_source[&sources[i]];
+        let page = labels[i].as_deref().unwrap_or_default();
+        let x = rows(i);
+        for ((b, &y), row) in blocks_of(&docs[i])
+            .iter()
+            .zip(page)
+            .zip(x.chunks_exact(width))
+        {
+            data.push(row, y, (weight * (1.0 + b.stats.words as f64)) as f32);
+        }
+    }
+    data
+}
+
+/// Train the comment detector on the comment-labelled blocks of the pages `use_page` selects
+/// (page `i` comes from source `sources[i]`), with [`comment::train_config`]. The main stage
+/// learns from the context of first-stage probabilities that models trained without the page
+/// give it (`STACK_FOLDS` folds over the training pages), as unseen pages will get.
+pub fn train_comment(
+    docs: &[Option<Document>],
+    labels: &[Option<Vec<bool>>],
+    sources: &[usize],
+    use_page: impl Fn(usize) -> bool,
+) -> comment::Model {
+    let cfg = comment::train_config();
+    let selected: Vec<bool> = (0..docs.len())
+        .map(|i| use_page(i) && labels[i].is_some())
+        .collect();
+    let (stack_fold, stack_folds) = folds(&selected, sources, false);
+    let x: Vec<Vec<f32>> = docs
+        .iter()
+        .map(|d| {
+            d.as_ref()
+                .map_or_else(Vec::new, |d| comment::features(&d.blocks, &d.regions))
+        })
+        .collect();
+    let base = |i: usize| x[i].clone();
+    let width = comment::N_FEATURES;
+    let firsts: Vec<gbt::Gbt> = (0..stack_folds)
+        .map(|fold| {
+            let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f != fold);
+            gbt::train(
+                &comment_data(docs, labels, sources, out_of_fold, width, base),
+                cfg,
+            )
+        })
+        .collect();
+    let stacked = |i: usize| {
+        let Some(fold) = stack_fold[i] else {
+            return Vec::new();
+        };
+        let (blocks, regions) = (blocks_of(&docs[i]), regions_of(&docs[i]));
+        let p = firsts[fold].predict_rows(&x[i]);
+        comment::stacked(&x[i], &comment::context(blocks, regions, &p))
+    };
+    let used = |i: usize| selected[i];
+    comment::Model {
+        first: gbt::train(&comment_data(docs, labels, sources, used, width, base), cfg),
+        second: gbt::train(
+            &comment_data(
+                docs,
+                labels,
+                sources,
+                used,
+                width + comment::N_CONTEXT,
+                stacked,
+            ),
+            cfg,
+        ),
+    }
+}
+
+/// How well comment blocks are found on one source's labelled pages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CommentFigures {
+    /// Pages with comment labels.
+    pub pages: usize,
+    /// Labelled blocks.
+    pub blocks: usize,
+    /// Comment blocks found (labelled comment, detected as one)…
+    pub found: usize,
+    /// …and missed.
+    pub missed: usize,
+    /// Blocks detected as comments that are not.
+    pub false_comments: usize,
+    /// The words of those found, missed and falsely detected blocks.
+    pub words: [u64; 3],
+}
+
+/// Cross-validate the comment detector: each page's blocks get comment probabilities (the
+/// `comment` column and [`Block::comment`]) from a model trained on the comment labels of the
+/// other folds' pages (by source: leave one source out), trained on up to `threads` threads;
+/// returns each source's [`CommentFigures`], in the sources' order.
+pub fn cross_validate_comment(
+    docs: &mut [Option<Document>],
+    labels: &[Option<Vec<bool>>],
+    sources: &[usize],
+    folds: &Folds,
+    threads: usize,
+) -> Vec<(usize, CommentFigures)> {
+    let shared: &[Option<Document>] = docs;
+    let models = crate::parallel::map(folds.count, threads, |fold| {
+        train_comment(shared, labels, sources, |i| folds.of[i] != fold)
+    });
+    let mut figures: std::collections::BTreeMap<usize, CommentFigures> = Default::default();
+    for (i, d) in docs.iter_mut().enumerate() {
+        let Some(d) = d else { continue };
+        let p = models[folds.of[i]].predict(&d.blocks, &d.regions);
+        for (b, p) in d.blocks.iter_mut().zip(p) {
+            comment::set(b, p);
+            b.comment = p >= comment::THRESHOLD;
+        }
+        let Some(page) = &labels[i] else { continue };
+        let f = figures.entry(sources[i]).or_default();
+        f.pages += 1;
+        for (b, &y) in d.blocks.iter().zip(page) {
+            f.blocks += 1;
+            let k = match (y, b.comment) {
+                (true, true) => {
+                    f.found += 1;
+                    0
+                }
+                (true, false) => {
+                    f.missed += 1;
+                    1
+                }
+                (false, true) => {
+                    f.false_comments += 1;
+                    2
+                }
+                (false, false) => continue,
+            };
+            f.words[k] += u64::from(b.stats.words);
+        }
+    }
+    figures.into_iter().collect()
 }
 
 /// Cross-validate the n-gram models: every block's n-gram score is replaced by one from a

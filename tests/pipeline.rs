@@ -846,10 +846,10 @@ fn extract_prints_text_or_every_block() {
     assert_eq!(
         rows[0],
         "idx\tbpv\tbpc\tboilerplate\tmlp\tngram\tjustext\tjustextcf\tstopwords\tboilerpipe\t\
-         bpdensity\tlinkdensity\ttextdensity\tkind\tlanguage\ttext"
+         bpdensity\tlinkdensity\ttextdensity\tcomment\tkind\tlanguage\ttext"
     );
     assert_eq!(rows.len(), 10);
-    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 16));
+    assert!(rows.iter().skip(1).all(|r| r.split('\t').count() == 17));
     let col = |needle: &str, name: &str| -> String {
         let k = rows[0].split('\t').position(|c| c == name).unwrap();
         let row = rows.iter().find(|r| r.ends_with(needle)).unwrap();

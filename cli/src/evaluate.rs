@@ -135,17 +135,22 @@ pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
             analyze::decision_threshold(blocks, scorer, a.model.favor)
         }
     });
-    blocks.iter().map(|b| bpv(b) <= threshold).collect()
+    blocks
+        .iter()
+        .map(|b| a.model.comments.decide(b.comment, bpv(b) <= threshold))
+        .collect()
 }
 
 /// A scorer's description, the text it extracted from each page, cowrex's analyses of the pages
-/// (none for another tool's texts), and the combined model's training labels of each page's
-/// blocks (`None` when no model was trained).
+/// (none for another tool's texts), the combined model's training labels of each page's
+/// blocks (`None` when no model was trained), and the cross-validated comment detector's
+/// figures (`None` when it was not cross-validated).
 pub(super) type Extraction = (
     String,
     Vec<String>,
     Vec<Option<document::Document>>,
     Option<Vec<Vec<Option<f32>>>>,
+    Option<serde_json::Value>,
 );
 
 /// Analyse the pages and extract each one's text with the chosen cowrex scorer; returns the
@@ -199,7 +204,7 @@ pub(super) fn cowrex_texts(
         }
         None => a.loso.then(|| cowrex::train::Folds::by_source(&sources)),
     };
-    let mut trained_labels = None;
+    let (mut trained_labels, mut comment_figures) = (None, None);
     if let Some(folds) = &folds {
         let gold: Vec<Option<&str>> = pages.iter().map(|(_, p)| p.gold.as_deref()).collect();
         cowrex::train::cross_validate_ngram(&gold, &mut docs, &models, folds);
@@ -214,6 +219,13 @@ pub(super) fn cowrex_texts(
             )?;
             let list: Vec<&eval::GoldPage> = pages.iter().map(|(_, p)| p).collect();
             cowrex::train::cross_validate_markup(&list, &mut docs, &labels, folds)?;
+            // The comment detector reads the cross-validated markup scores too.
+            let comments = eval::sets::comment_labels(a.blocks.as_deref(), sets, pages, &docs)?;
+            let figures = cowrex::train::cross_validate_comment(
+                &mut docs, &comments, &sources, folds, threads,
+            );
+            comment_figures = Some(super::train::print_comment_figures(sets, &figures));
+            println!();
             if let Some(path) = &a.dump_features {
                 dump_features(path, &docs)?;
             }
@@ -255,7 +267,7 @@ pub(super) fn cowrex_texts(
             Cut::Half => format!("{}{cv}", s.decision().about),
         },
     };
-    Ok((scorer, texts, docs, trained_labels))
+    Ok((scorer, texts, docs, trained_labels, comment_figures))
 }
 
 /// Write the combined model's input rows of every block (`eval --dump-features`).
@@ -333,11 +345,12 @@ pub(super) fn block_level(
 
 pub(super) fn evaluate(a: EvalArgs) -> CliResult {
     let (sets, pages) = load_pages(&a.dirs, &a.sets)?;
-    let (scorer, texts, docs, labels) = match &a.texts {
+    let (scorer, texts, docs, labels, comments) = match &a.texts {
         Some(file) => (
             format!("texts of {}", file.display()),
             eval::sets::read_texts(file, &pages)?,
             Vec::new(),
+            None,
             None,
         ),
         None => cowrex_texts(&a, &sets, &pages)?,
@@ -346,6 +359,9 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
     let report = eval::report::Report::of(scorer, &sets, &pages, &texts, &languages);
     print_report(&report);
     let mut json = report.to_json();
+    if let Some(figures) = comments {
+        json["comments"] = figures;
+    }
     if let Some(dial) = favor_dial(&a, &sets, &pages, &docs) {
         json["favor"] = dial;
     }
@@ -527,7 +543,11 @@ fn favor_dial(
         for ((set, p), d) in pages.iter().zip(docs) {
             let blocks = eval::blocks_of(d);
             let t = analyze::decision_threshold(blocks, scorer, favor);
-            let text = document::content_text(blocks.iter().filter(|b| b.bpv <= t));
+            let text = document::content_text(
+                blocks
+                    .iter()
+                    .filter(|b| a.model.comments.decide(b.comment, b.bpv <= t)),
+            );
             match &p.gold {
                 Some(gold) => overlaps[*set].push(eval::Overlap::of(&text, gold)),
                 None => snippets[*set].add(&eval::Snippets::of(&text, p)),

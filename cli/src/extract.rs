@@ -74,7 +74,7 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
     }
     let doc = extractor.extract(&bytes, Some(&a.url));
     let found = !doc.blocks.is_empty();
-    let (blocks, threshold) = (&doc.blocks[..], doc.threshold);
+    let blocks = &doc.blocks[..];
     let mut out = OutFile::stdout();
     match a.format {
         Format::Text => {
@@ -107,9 +107,9 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                     b.idx,
                     format_general(b.bpv as f64),
                     xml::bpc(b.bpv),
-                    u8::from(b.bpv > threshold),
+                    u8::from(!doc.is_content(b)),
                     columns.join("\t"),
-                    b.kind.name(),
+                    b.kind_name(),
                     b.language.map_or("", |l| l.code),
                     text
                 )?;
@@ -136,10 +136,10 @@ pub(super) fn extract(a: ExtractArgs) -> CliResult {
                         "idx": b.idx,
                         "bpv": b.bpv,
                         "bpc": xml::bpc(b.bpv).to_string(),
-                        "boilerplate": b.bpv > threshold,
+                        "boilerplate": !doc.is_content(b),
                     });
                     let fields = cowrex::output::block_scores(b)
-                        .chain(cowrex::output::kind_fields(b.kind))
+                        .chain(cowrex::output::kind_fields(b))
                         .chain(cowrex::output::block_language(b));
                     for (k, s) in fields {
                         v[k] = s.json();

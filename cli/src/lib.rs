@@ -18,12 +18,12 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
-use cowrex::Options;
 use cowrex::analyze::{self, Config, DocFilter};
 use cowrex::choice::Choice;
 use cowrex::classify::{self, Favor, LangChoice, Models, NgramChoice};
 use cowrex::error::{Error, ErrorKind};
 use cowrex::html::{Limits, Syntax};
+use cowrex::{Comments, Options};
 
 #[derive(Parser)]
 #[command(
@@ -143,6 +143,11 @@ struct ModelArgs {
     /// docs/accuracy.md has the precision and recall of each.
     #[arg(long, value_parser = choice::<Favor>(), default_value_t = Favor::Balanced)]
     favor: Favor,
+    /// Whether the blocks of a page's comment section (kind `comment`) are content: `drop`
+    /// leaves readers' comments out of the text, `keep` keeps them whatever their bpv (the
+    /// scores do not change; a forum's posts are not a comment section).
+    #[arg(long, value_parser = choice::<Comments>(), default_value_t = Comments::Drop)]
+    comments: Comments,
     /// Stop segmenting a page at this many open elements.
     #[arg(long, default_value_t = Limits::default().max_depth, value_name = "N")]
     max_depth: usize,
@@ -348,6 +353,7 @@ fn doc_config(m: &ModelArgs, filter: bool) -> Config {
     Config {
         threshold: m.threshold,
         favor: m.favor,
+        comments: m.comments,
         limits: Limits {
             max_depth: m.max_depth,
             max_blocks: m.max_blocks,

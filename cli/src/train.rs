@@ -27,6 +27,9 @@ pub(super) enum TrainCommand {
     Markup(TrainMarkupArgs),
     /// Train the combined model on pages with gold text and, where there are, block labels.
     Combined(TrainCombinedArgs),
+    /// Train the comment detector on the pages whose data marks comments (L3S-GN1's user
+    /// comments, Dragnet's comment sections, WCXB's forum pages as pages without one).
+    Comment(TrainCommentArgs),
 }
 
 /// The pages the markup and combined models learn from.
@@ -54,6 +57,22 @@ pub(super) struct TrainMarkupArgs {
     /// Where to write the model (gzipped when it ends in .gz).
     #[arg(short, long, value_name = "MODEL")]
     out: PathBuf,
+    /// Worker threads (default: available cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
+pub(super) struct TrainCommentArgs {
+    #[command(flatten)]
+    data: PagesArgs,
+    /// Where to write the model (gzipped when it ends in .gz).
+    #[arg(short, long, value_name = "MODEL", required_unless_present = "cv")]
+    out: Option<PathBuf>,
+    /// Print, for each source, the comment blocks that a model trained on the other sources
+    /// finds and misses (leave one source out); with --out, the model is written too.
+    #[arg(long)]
+    cv: bool,
     /// Worker threads (default: available cores).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
@@ -433,6 +452,80 @@ pub(super) fn train_combined(a: TrainCombinedArgs) -> CliResult {
     write_model(&a.out, &model.to_text())
 }
 
+pub(super) fn train_comment(a: TrainCommentArgs) -> CliResult {
+    let (sets, pages) = load_pages(&a.data.pages, &a.data.sets)?;
+    let threads = threads_or_cores(a.threads);
+    let mut docs =
+        eval::sets::analyze_sets(&pages, &Models::builtin(), &Config::for_scores(), threads)?;
+    let labels = eval::sets::comment_labels(a.data.blocks.as_deref(), &sets, &pages, &docs)?;
+    let sources = eval::sets::page_sources(&pages);
+    let labelled: Vec<bool> = labels.iter().flatten().flatten().copied().collect();
+    eprintln!(
+        "cowrex: {} of {} pages of {} have comment labels; {} labelled blocks, {} comments",
+        labels.iter().filter(|l| l.is_some()).count(),
+        pages.len(),
+        sets.join(", "),
+        labelled.len(),
+        labelled.iter().filter(|&&c| c).count()
+    );
+    if let Some(out) = &a.out {
+        let model = cowrex::train::train_comment(&docs, &labels, &sources, |_| true);
+        write_model(out, &model.to_text())?;
+    }
+    if a.cv {
+        let folds = cowrex::train::Folds::by_source(&sources);
+        let figures =
+            cowrex::train::cross_validate_comment(&mut docs, &labels, &sources, &folds, threads);
+        print_comment_figures(&sets, &figures);
+    }
+    Ok(EXIT_OK)
+}
+
+/// Print how many comment blocks cross-validated models found and missed, source by source
+/// (`train comment --cv`, `eval --cv`/`--loso`); returns the figures as JSON.
+pub(super) fn print_comment_figures(
+    sets: &[String],
+    figures: &[(usize, cowrex::train::CommentFigures)],
+) -> serde_json::Value {
+    println!("comment blocks (each page scored by comment models trained without its fold)");
+    println!(
+        "{:<20} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "set", "pages", "blocks", "found", "missed", "false", "recall", "prec"
+    );
+    let mut out = serde_json::Map::new();
+    for (source, f) in figures {
+        let ratio = |a: usize, b: usize| (b > 0).then(|| a as f64 / b as f64);
+        let shown = |r: Option<f64>| r.map_or("–".to_owned(), |r| format!("{r:.3}"));
+        let (recall, precision) = (
+            ratio(f.found, f.found + f.missed),
+            ratio(f.found, f.found + f.false_comments),
+        );
+        println!(
+            "{:<20} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+            sets[*source],
+            f.pages,
+            f.blocks,
+            f.found,
+            f.missed,
+            f.false_comments,
+            shown(recall),
+            shown(precision)
+        );
+        out.insert(
+            sets[*source].clone(),
+            serde_json::json!({
+                "pages": f.pages, "blocks": f.blocks, "found": f.found, "missed": f.missed,
+                "false": f.false_comments, "recall": recall, "precision": precision,
+                "words": {"found": f.words[0], "missed": f.words[1], "false": f.words[2]},
+            }),
+        );
+    }
+    if figures.is_empty() {
+        println!("(no pages with comment labels)");
+    }
+    serde_json::Value::Object(out)
+}
+
 pub(super) fn train_markup(a: TrainMarkupArgs) -> CliResult {
     let (sets, pages) = load_pages(&a.data.pages, &a.data.sets)?;
     let models = Models::builtin();
@@ -557,5 +650,6 @@ pub(super) fn train(t: TrainCommand) -> CliResult {
         TrainCommand::Profile(a) => train_profile(a),
         TrainCommand::Combined(a) => train_combined(a),
         TrainCommand::Markup(a) => train_markup(a),
+        TrainCommand::Comment(a) => train_comment(a),
     }
 }

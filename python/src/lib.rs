@@ -50,6 +50,7 @@ struct Kwargs {
     scorer: Option<String>,
     threshold: Option<f32>,
     favor: Option<String>,
+    comments: Option<String>,
     lang: Option<String>,
     ngram: Option<String>,
     /// The detectors' model files, by their options ([`cowrex::classify::registry::model_files`]).
@@ -70,7 +71,8 @@ struct Kwargs {
 
 /// The options' names: these, the detectors' model files ([`Kwargs::model_files`]), and
 /// [`OPTION_NAMES_AFTER`].
-const OPTION_NAMES_BEFORE: [&str; 5] = ["scorer", "threshold", "favor", "lang", "ngram"];
+const OPTION_NAMES_BEFORE: [&str; 6] =
+    ["scorer", "threshold", "favor", "comments", "lang", "ngram"];
 
 const OPTION_NAMES_AFTER: [&str; 12] = [
     "profiles",
@@ -104,6 +106,7 @@ impl Kwargs {
                 "scorer" => k.scorer = Some(value.extract().map_err(typed)?),
                 "threshold" => k.threshold = Some(value.extract().map_err(typed)?),
                 "favor" => k.favor = Some(value.extract().map_err(typed)?),
+                "comments" => k.comments = Some(value.extract().map_err(typed)?),
                 "lang" => k.lang = Some(value.extract().map_err(typed)?),
                 "ngram" => k.ngram = Some(value.extract().map_err(typed)?),
                 "profiles" => k.profiles = Some(value.extract().map_err(typed)?),
@@ -147,6 +150,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
     let lang = choice(k.lang.as_deref(), d.lang)?;
     let ngram = choice(k.ngram.as_deref(), d.ngram)?;
     let favor = choice(k.favor.as_deref(), d.config.favor)?;
+    let comments = choice(k.comments.as_deref(), d.config.comments)?;
     let dup_blocks = choice(k.dup_blocks.as_deref(), d.config.dup_blocks)?;
     let mut mask = Mask::NONE;
     for m in k.mask.iter().flatten() {
@@ -168,6 +172,7 @@ fn options(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<cowrex::Options> {
         config: Config {
             threshold: k.threshold,
             favor,
+            comments,
             limits: Limits {
                 max_depth: k.max_depth.unwrap_or(limits.max_depth),
                 max_blocks: k.max_blocks.unwrap_or(limits.max_blocks),
@@ -748,14 +753,15 @@ impl Block {
         self.block.c4.as_deref()
     }
 
-    /// What the block is: `h1`…`h6`, `p`, `li`, `td`, `th`, `table`, `pre`, `quote`,
-    /// `caption` or `other`.
+    /// What the block is: `comment` for a block of the page's comment section, else `h1`…`h6`,
+    /// `p`, `li`, `td`, `th`, `table`, `pre`, `quote`, `caption` or `other`.
     #[getter]
     fn kind(&self) -> &'static str {
-        self.block.kind.name()
+        self.block.kind_name()
     }
 
-    /// A list item's list, `ol` or `ul` (`None` for other blocks).
+    /// A list item's list, `ol` or `ul` (`None` for other blocks; a comment may be a list
+    /// item).
     #[getter]
     fn list(&self) -> Option<&'static str> {
         self.block.kind.list()

@@ -129,6 +129,39 @@ def test_options_change_the_decision(tmp_path):
     assert cowrex.Extractor(ngram="off").extract(html).blocks[0].ngram is None
 
 
+BLOG = b"""<html><head><title>Planting tomatoes</title></head><body><article><h1>Planting tomatoes</h1>
+<p>Tomatoes want warm soil, so wait until the nights stay above ten degrees before you plant them out. Dig a deep hole and
+bury the stem up to the first leaves: the buried stem grows roots and the plant stands firmer in the wind.</p>
+<p>Water the plants deeply twice a week rather than a little every day, and mulch the soil to keep it moist.</p></article>
+<div id="comments" class="comments-area"><h2 class="comments-title">2 Comments</h2><ol class="comment-list">
+<li class="comment"><div class="comment-author vcard"><b class="fn">Mary</b> <span class="says">says:</span></div>
+<div class="comment-metadata"><time>March 3, 2021 at 7:52 am</time></div>
+<div class="comment-content"><p>Thanks for this, I always wondered why my plants fell over in the wind.</p></div>
+<div class="reply"><a class="comment-reply-link">Reply</a></div></li>
+<li class="comment"><div class="comment-author vcard"><b class="fn">Tom</b> <span class="says">says:</span></div>
+<div class="comment-metadata"><time>March 4, 2021 at 9:15 pm</time></div>
+<div class="comment-content"><p>Do you pinch out the side shoots on bush varieties too, or only on the tall ones?</p></div>
+<div class="reply"><a class="comment-reply-link">Reply</a></div></li></ol></div></body></html>"""
+
+
+def test_comments_are_a_kind_and_one_switch(tmp_path):
+    page = tmp_path / "blog.html"
+    page.write_bytes(BLOG)
+    dropped = cowrex.extract(BLOG)
+    kinds = {b.text[:12]: b.kind for b in dropped.blocks}
+    assert kinds["Thanks for t"] == "comment" and kinds["Tomatoes wan"] == "p"
+    assert "Thanks for this" not in dropped.text and "Water the plants" in dropped.text
+    kept = cowrex.extract(BLOG, comments="keep")
+    assert "Thanks for this" in kept.text and "Water the plants" in kept.text
+    assert [b.bpv for b in kept.blocks] == [b.bpv for b in dropped.blocks]
+    # The same as the command line's, block by block.
+    for option in ("drop", "keep"):
+        cli = json.loads(run_cli("extract", "--format", "json", "--comments", option, page).stdout)
+        doc = cowrex.extract(BLOG, comments=option)
+        assert [b["kind"] for b in cli["blocks"]] == [b.kind for b in doc.blocks]
+        assert [b["boilerplate"] for b in cli["blocks"]] == [b.boilerplate for b in doc.blocks]
+
+
 def test_read_warc_reads_every_shared_archive_as_process_does(tmp_path):
     # The web archives of ../shared/data/warc (WARC files of several crawlers, ARC files, pages
     # as resource records, damaged and cut files): the documents and fates of `process`; a WAT
@@ -374,7 +407,7 @@ def test_errors_are_python_exceptions_with_the_cli_messages(tmp_path):
         cowrex.Extractor(threshold=1.5)
     assert "cowrex: " + str(e.value) == cli.stderr.decode().strip()
     # A wrong name for a named option: the library's one list and message.
-    for option, value in [("favor", "fast"), ("lang", "xx"), ("ngram", "on"), ("scorer", "gpt"), ("dup_blocks", "hide")]:
+    for option, value in [("favor", "fast"), ("comments", "hide"), ("lang", "xx"), ("ngram", "on"), ("scorer", "gpt"), ("dup_blocks", "hide")]:
         cli = run_cli("process", f"--{option.replace('_', '-')}", value, "-o", tmp_path / "x", FIXTURES / "sample.warc.gz")
         assert cli.returncode == 2
         with pytest.raises(ValueError) as e:

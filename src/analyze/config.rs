@@ -2,6 +2,7 @@
 //! computed, and how blocks and text are written.
 
 use crate::classify::detector::Favor;
+use crate::document::Comments;
 use crate::html::{Limits, Syntax};
 
 /// What happens to blocks whose text repeats an earlier block's.
@@ -55,6 +56,8 @@ pub struct Config {
     pub threshold: Option<f32>,
     /// What that threshold favours, where it is the expected-F cut ([`Favor`]).
     pub favor: Favor,
+    /// Whether comment blocks are content ([`Comments`]).
+    pub comments: Comments,
     /// Caps that bound segmentation's work per document.
     pub limits: Limits,
     /// How the segmenter recognises tags.
@@ -140,6 +143,7 @@ impl Default for Config {
         Config {
             threshold: None,
             favor: Favor::Balanced,
+            comments: Comments::Drop,
             limits: Limits::default(),
             syntax: Syntax::Html5,
             filter: None,

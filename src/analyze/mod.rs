@@ -12,7 +12,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use crate::classify::detector::{self, Cut, Favor};
 use crate::classify::registry;
-use crate::classify::{Models, Scorer, boilerpipe};
+use crate::classify::{Models, Scorer, boilerpipe, comment};
 use crate::decode;
 use crate::document::{
     Block, Cap, DocFigures, Document, Language, Link, LinkRelation, Meta, Metadata, PageText,
@@ -149,6 +149,9 @@ pub fn analyze(
         text: &head.page_text,
     };
     registry::run(&mut blocks, &scoring, models.scorer());
+    for b in &mut blocks {
+        b.comment = comment::of(b) >= comment::THRESHOLD;
+    }
     let threshold = cfg
         .threshold
         .unwrap_or_else(|| decision_threshold(&blocks, models.scorer(), cfg.favor));
@@ -166,7 +169,8 @@ pub fn analyze(
     if cfg.dup_blocks != DupBlocks::Keep {
         mark_duplicates(&mut blocks);
     }
-    let (tokens, content_size) = content_tokens(&blocks, threshold, cfg.min_length);
+    let content = |b: &Block| cfg.comments.content(b, threshold);
+    let (tokens, content_size) = content_tokens(&blocks, content, cfg.min_length);
     let badness = (!models.profiles().is_empty()).then(|| {
         let counts = models.profiles().count(&tokens);
         models
@@ -201,7 +205,7 @@ pub fn analyze(
     };
     let fingerprint = fingerprint(&blocks);
     times.document += elapsed(&mut t);
-    let signals = cfg.signals.then(|| quality_signals(&mut blocks, threshold));
+    let signals = cfg.signals.then(|| quality_signals(&mut blocks, content));
     times.signals += elapsed(&mut t);
     Ok(Document {
         id: doc_id(&page.meta),
@@ -222,6 +226,7 @@ pub fn analyze(
         blocks,
         scorer: models.scorer().name(),
         threshold,
+        comments: cfg.comments,
         figures,
         capped: seg.capped,
         malformed: dec.malformed,
@@ -236,14 +241,16 @@ pub fn analyze(
     })
 }
 
-/// The quality signals of the text of the blocks whose `bpv` is at most `threshold`
-/// ([`Document::text`]), and the C4 fates of those blocks' lines ([`Block::c4`]).
-fn quality_signals(blocks: &mut [Block], threshold: f32) -> crate::document::Signals {
-    let text = crate::document::content_text(blocks.iter().filter(|b| b.bpv <= threshold));
-    let (signals, fates) =
-        crate::signals::compute(&text, blocks.iter().filter(|b| b.bpv <= threshold));
-    let content = blocks.iter_mut().filter(|b| b.bpv <= threshold);
-    for (b, fate) in content.zip(fates) {
+/// The quality signals of the text of the blocks that are `content` ([`Document::text`]), and
+/// the C4 fates of those blocks' lines ([`Block::c4`]).
+fn quality_signals(
+    blocks: &mut [Block],
+    content: impl Fn(&Block) -> bool,
+) -> crate::document::Signals {
+    let text = crate::document::content_text(blocks.iter().filter(|b| content(b)));
+    let (signals, fates) = crate::signals::compute(&text, blocks.iter().filter(|b| content(b)));
+    let kept = blocks.iter_mut().filter(|b| content(b));
+    for (b, fate) in kept.zip(fates) {
         b.c4 = fate;
     }
     signals
@@ -469,6 +476,7 @@ fn make_block(
         chars: cleansed.chars().count(),
         cleansed,
         kind: raw.kind,
+        comment: false,
         dup_of: None,
         language: None,
         c4: None,
@@ -590,13 +598,17 @@ fn read_head(seg: &html::Segmentation, blocks: &[Block], meta: &Meta, dec: &mut 
     }
 }
 
-/// Content tokens and bytes: texrex tokenizes the blocks under the threshold of at least
-/// `min_length` bytes.
-fn content_tokens(blocks: &[Block], threshold: f32, min_length: usize) -> (shingle::Tokens, usize) {
+/// Content tokens and bytes: texrex tokenizes the `content` blocks of at least `min_length`
+/// bytes.
+fn content_tokens(
+    blocks: &[Block],
+    content: impl Fn(&Block) -> bool,
+    min_length: usize,
+) -> (shingle::Tokens, usize) {
     let mut tokens = shingle::Tokens::default();
     let mut content_size = 0;
     for b in blocks {
-        if b.bpv <= threshold && b.text.len() >= min_length {
+        if content(b) && b.text.len() >= min_length {
             tokens.add(&b.text);
             content_size += b.text.len();
         }

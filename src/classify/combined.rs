@@ -137,9 +137,9 @@ fn text_features(blocks: &[Block], page: &PageText) -> Vec<[f32; TEXT_FEATURES]>
 /// forum, a shop's grid); and the shares of the page's words in running text (`p`, outside
 /// comments, navigation, sidebars and footers) before and after the block and in comments
 /// before it.
-const CUE_FEATURES: usize = 2 * cue::COUNT + 3;
+pub(crate) const CUE_FEATURES: usize = 2 * cue::COUNT + 3;
 
-fn cue_features(blocks: &[Block]) -> Vec<[f32; CUE_FEATURES]> {
+pub(crate) fn cue_features(blocks: &[Block]) -> Vec<[f32; CUE_FEATURES]> {
     let words = |b: &Block| b.stats.words as f64;
     let total = blocks.iter().map(words).sum::<f64>().max(1.0);
     let mut share = [0f64; cue::COUNT];
@@ -180,9 +180,9 @@ fn cue_features(blocks: &[Block]) -> Vec<[f32; CUE_FEATURES]> {
 /// their share of the page's words, their link density and their mean words per block; how
 /// many blocks have the same text; and its depth among the open elements, as it is and over
 /// the page's deepest.
-const KIND_FEATURES: usize = 7;
+pub(crate) const KIND_FEATURES: usize = 7;
 
-fn kind_features(blocks: &[Block]) -> Vec<[f32; KIND_FEATURES]> {
+pub(crate) fn kind_features(blocks: &[Block]) -> Vec<[f32; KIND_FEATURES]> {
     // Per path: blocks, words, link words.
     let mut paths: FxHashMap<u64, (u32, f64, f64)> = FxHashMap::default();
     let mut texts: FxHashMap<&str, u32> = FxHashMap::default();
@@ -235,14 +235,14 @@ fn log1p(x: f64) -> f32 {
 /// block is in the main region (the smallest region whose words in blocks jusText or
 /// boilerpipe keep most outnumber the rest), that region's share of the words, and how many regions hold the
 /// block. `regions` are inclusive block ranges sorted by start, outer first.
-const REGION_FEATURES: usize = 13;
+pub(crate) const REGION_FEATURES: usize = 13;
 
 /// An inclusive range of blocks.
-type Region = (u32, u32);
+pub(crate) type Region = (u32, u32);
 
 /// For each of `n` blocks, the innermost and second innermost of `regions` holding it (sorted by
 /// start, outer first) and how many regions hold it.
-fn enclosing(n: usize, regions: &[Region]) -> Vec<([Option<Region>; 2], usize)> {
+pub(crate) fn enclosing(n: usize, regions: &[Region]) -> Vec<([Option<Region>; 2], usize)> {
     let (mut open, mut next) = (Vec::new(), 0);
     (0..n as u32)
         .map(|at| {
@@ -263,7 +263,7 @@ fn enclosing(n: usize, regions: &[Region]) -> Vec<([Option<Region>; 2], usize)> 
         .collect()
 }
 
-fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION_FEATURES]> {
+pub(crate) fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[f32; REGION_FEATURES]> {
     let n = blocks.len();
     // Prefix sums of words, link words, words jusText keeps, and kept minus other words.
     let mut sums = vec![[0f64; 4]; n + 1];
@@ -427,6 +427,53 @@ fn cue_names(prefix: &str, suffix: &str) -> Vec<String> {
         .iter()
         .map(|n| format!("{prefix}{n}{suffix}"))
         .collect()
+}
+
+/// The names of [`cue_features`], in order.
+pub(crate) fn cue_feature_names() -> Vec<String> {
+    let mut out = cue_names("near_", "");
+    out.extend(cue_names("page_", "_share"));
+    out.extend(names(&[
+        "running_before",
+        "running_after",
+        "comments_before",
+    ]));
+    out
+}
+
+/// The names of [`kind_features`], in order.
+pub(crate) fn kind_feature_names() -> Vec<String> {
+    names(&[
+        "kind_blocks",
+        "kind_words_share",
+        "kind_link_density",
+        "kind_mean_words",
+        "same_text_blocks",
+        "depth",
+        "relative_depth",
+    ])
+}
+
+/// The names of [`region_features`], in order.
+pub(crate) fn region_feature_names() -> Vec<String> {
+    let mut out = Vec::new();
+    for level in ["region1", "region2"] {
+        for n in [
+            "blocks",
+            "words_share",
+            "link_density",
+            "justext_good",
+            "block_share",
+        ] {
+            out.push(format!("{level}_{n}"));
+        }
+    }
+    out.extend(names(&[
+        "in_main_region",
+        "main_region_words_share",
+        "regions_holding",
+    ]));
+    out
 }
 
 /// The model's features per block, group by group: the one definition of its input, for
@@ -637,26 +684,7 @@ static GROUPS: [Group; 23] = [
     },
     // The regions around it ([`region_features`]).
     Group {
-        names: || {
-            let mut out = Vec::new();
-            for level in ["region1", "region2"] {
-                for n in [
-                    "blocks",
-                    "words_share",
-                    "link_density",
-                    "justext_good",
-                    "block_share",
-                ] {
-                    out.push(format!("{level}_{n}"));
-                }
-            }
-            out.extend(names(&[
-                "in_main_region",
-                "main_region_words_share",
-                "regions_holding",
-            ]));
-            out
-        },
+        names: region_feature_names,
         values: |v, i, out| out.extend_from_slice(&v.region[i]),
     },
     // The page's own text ([`text_features`]).
@@ -677,17 +705,7 @@ static GROUPS: [Group; 23] = [
     },
     // Blocks of the same kind ([`kind_features`]).
     Group {
-        names: || {
-            names(&[
-                "kind_blocks",
-                "kind_words_share",
-                "kind_link_density",
-                "kind_mean_words",
-                "same_text_blocks",
-                "depth",
-                "relative_depth",
-            ])
-        },
+        names: kind_feature_names,
         values: |v, i, out| out.extend_from_slice(&v.kind[i]),
     },
     // The shares of the page's words in main content, in an item's body and hidden, and the
@@ -747,16 +765,7 @@ static GROUPS: [Group; 23] = [
     },
     // The cues of its own container and of its page ([`cue_features`]).
     Group {
-        names: || {
-            let mut out = cue_names("near_", "");
-            out.extend(cue_names("page_", "_share"));
-            out.extend(names(&[
-                "running_before",
-                "running_after",
-                "comments_before",
-            ]));
-            out
-        },
+        names: cue_feature_names,
         values: |v, i, out| out.extend_from_slice(&v.cues[i]),
     },
 ];

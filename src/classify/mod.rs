@@ -18,6 +18,7 @@ registry::detectors! {
     markup,
     justext,
     boilerpipe,
+    comment,
     combined,
     #[cfg(feature = "toy-detector")]
     toy,
@@ -105,6 +106,8 @@ const COMBINED: &[u8] = include_bytes!("../../models/combined.gbt.gz");
 /// The built-in combined model's two stages in their binary layout (made by `build.rs`).
 const COMBINED_FIRST: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/combined-first.bin"));
 const COMBINED_SECOND: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/combined-second.bin"));
+/// The built-in comment model, gzipped text.
+const COMMENT: &[u8] = include_bytes!("../../models/comment.gbt.gz");
 /// The built-in markup model, gzipped text.
 const MARKUP: &[u8] = include_bytes!("../../models/markup.words.gz");
 /// fastText's language identification model lid.176, quantised (see `docs/models.md`).
@@ -265,6 +268,7 @@ pub struct Models {
     /// The scorer that sets `bpv`, set by [`Models::set_scorer`].
     scorer: Scorer,
     combined: combined::Model,
+    comment: comment::Model,
     markup: markup::MarkupModel,
     /// The model files read ([`Models::set_file`]), each with what it declared.
     files: Vec<(&'static ModelFile, Arc<dyn Any + Send + Sync>)>,
@@ -309,6 +313,7 @@ impl Models {
         covers.push(profiles.text().as_bytes().to_vec().into());
         covers.push(COMBINED.into());
         covers.push(MARKUP.into());
+        covers.push(COMMENT.into());
         covers.push(LID176.into());
         let stage = |bytes| Gbt::from_static(bytes).expect("built-in models are valid (tested)");
         Models {
@@ -323,6 +328,9 @@ impl Models {
                 first: stage(COMBINED_FIRST),
                 second: stage(COMBINED_SECOND),
             },
+            comment: model_text(COMMENT)
+                .and_then(|t| comment::Model::parse(&t))
+                .expect("built-in models are valid (tested)"),
             markup: model_text(MARKUP)
                 .and_then(|t| markup::MarkupModel::parse(&t))
                 .expect("built-in models are valid (tested)"),
@@ -378,6 +386,11 @@ impl Models {
     /// The combined model: `--combined-model`'s, or the built-in one.
     pub fn combined(&self) -> &combined::Model {
         self.file(&combined::MODEL_FILE).unwrap_or(&self.combined)
+    }
+
+    /// The comment model: `--comment-model`'s, or the built-in one.
+    pub fn comment(&self) -> &comment::Model {
+        self.file(&comment::MODEL_FILE).unwrap_or(&self.comment)
     }
 
     /// The markup model: `--markup-model`'s, or the built-in one.

@@ -40,6 +40,10 @@ pub struct Block {
     pub cleansed: String,
     /// What it is: heading, paragraph, list item, table cell, … ([`Kind`]).
     pub kind: Kind,
+    /// It belongs to the page's comment section (the comment detector's verdict,
+    /// `crate::classify::comment`); the writers call its kind `comment`
+    /// ([`Block::kind_name`]).
+    pub comment: bool,
     /// texrex's 37 block features in texrex's order (`cowrex features --texrex` prints them),
     /// the MLP's inputs.
     pub features: Features,
@@ -81,6 +85,16 @@ pub struct Block {
 }
 
 impl Block {
+    /// Its kind's name in every output: `comment` for a comment block, else its
+    /// [`Kind::name`].
+    pub fn kind_name(&self) -> &'static str {
+        if self.comment {
+            "comment"
+        } else {
+            self.kind.name()
+        }
+    }
+
     /// texrex's boilerplate class of its `bpv` ([`bpc`]).
     pub fn bpc(&self) -> char {
         bpc(self.bpv)

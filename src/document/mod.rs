@@ -109,8 +109,11 @@ pub struct Document {
     pub blocks_total: usize,
     /// The name of the decision that set the blocks' `bpv` (`--scorer`).
     pub scorer: &'static str,
-    /// Blocks whose `bpv` is at most this are the document's content.
+    /// Blocks whose `bpv` is at most this are the document's content, as [`Comments`] says
+    /// for comment blocks ([`Document::is_content`]).
     pub threshold: f32,
+    /// Whether comment blocks ([`Block::comment`]) are content.
+    pub comments: Comments,
     /// Document-level boilerplate figures at `threshold`.
     pub figures: DocFigures,
     /// Why segmentation stopped early, if it did (the blocks after that are missing).
@@ -140,9 +143,10 @@ pub struct Document {
 }
 
 impl Document {
-    /// Whether a block is content: its `bpv` is at most the document's threshold.
+    /// Whether a block is content: a comment block as the document's [`Comments`] says, any
+    /// other when its `bpv` is at most the document's threshold.
     pub fn is_content(&self, b: &Block) -> bool {
-        b.bpv <= self.threshold
+        self.comments.content(b, self.threshold)
     }
 
     /// The content: the texts of the content blocks, one per line (what `cowrex extract`
@@ -156,6 +160,42 @@ impl Document {
     /// The identified language as an ISO 639-3 code, `unknown` without one.
     pub fn language_code(&self) -> &'static str {
         Language::code_of(self.language.as_ref())
+    }
+}
+
+/// Whether the blocks of a page's comment section ([`Block::comment`]) are content: readers'
+/// comments are user-written text that corpus linguists often want and article extraction
+/// leaves out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Comments {
+    /// Comment blocks are boilerplate, whatever their `bpv`.
+    #[default]
+    Drop,
+    /// Comment blocks are content, whatever their `bpv`.
+    Keep,
+}
+
+crate::choice::choice!(Comments, "comments", [
+    Comments::Drop, "drop", "comment blocks are not content";
+    Comments::Keep, "keep", "comment blocks are content, whatever their bpv";
+]);
+
+impl Comments {
+    /// Whether a block is content at `threshold`: a comment block as this says, any other
+    /// when its `bpv` is at most the threshold.
+    pub fn content(self, b: &Block, threshold: f32) -> bool {
+        self.decide(b.comment, b.bpv <= threshold)
+    }
+
+    /// Whether a block is content: a `comment` block as this says, any other when its scorer
+    /// keeps it (`kept`).
+    pub fn decide(self, comment: bool, kept: bool) -> bool {
+        match (comment, self) {
+            (false, _) => kept,
+            (true, Comments::Drop) => false,
+            (true, Comments::Keep) => true,
+        }
     }
 }
 
@@ -242,6 +282,18 @@ pub fn doc_id(meta: &Meta) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_decide_for_comment_blocks_only() {
+        for kept in [false, true] {
+            assert_eq!(Comments::Drop.decide(false, kept), kept);
+            assert_eq!(Comments::Keep.decide(false, kept), kept);
+            assert!(!Comments::Drop.decide(true, kept));
+            assert!(Comments::Keep.decide(true, kept));
+        }
+        assert_eq!("keep".parse::<Comments>().unwrap(), Comments::Keep);
+        assert_eq!(Comments::default().to_string(), "drop");
+    }
 
     #[test]
     fn ids_are_deterministic_and_36_chars() {

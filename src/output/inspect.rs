@@ -49,6 +49,7 @@ details{display:inline}details[open]{display:block}summary{cursor:pointer;displa
 li.dropped .text{color:#999}li.dropped{background:#f1f1f1}\
 body.hide-dropped li.dropped{display:none}\
 li.noise{outline:2px solid #e8a000}li.missed{outline:2px dashed #c00}\
+li.comment{box-shadow:inset 3px 0 #7b3294}.tag.comment{background:#e7d4e8;color:#40004b}\
 .tag{display:inline-block;padding:0 .3em;margin-right:.3em;border-radius:2px;background:#eee}\
 details table td{padding:0 .8em 0 0;font-size:.85em}\
 .a{background:#1a9850}.b{background:#46b15a}.c{background:#74c364}.d{background:#a2d76a}\
@@ -264,6 +265,9 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &
         (Some(true), false) => out.push_str(" missed"),
         _ => {}
     }
+    if b.comment {
+        out.push_str(" comment");
+    }
     out.push_str("\" data-idx=\"");
     out.push_str(&b.idx.to_string());
     out.push_str("\" data-keep=\"");
@@ -274,8 +278,12 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &
     out.push_str(&keeping.join(" "));
     out.push_str("\"><span class=\"band ");
     out.push(bpc(b.bpv));
-    out.push_str("\"></span><div class=\"body\"><div class=\"tags\"><span class=\"tag\">");
-    out.push_str(b.kind.name());
+    out.push_str("\"></span><div class=\"body\"><div class=\"tags\"><span class=\"tag");
+    if b.comment {
+        out.push_str(" comment");
+    }
+    out.push_str("\">");
+    out.push_str(b.kind_name());
     out.push_str("</span>#");
     out.push_str(&b.idx.to_string());
     out.push_str(&format!(" · bpv {:.3}", b.bpv));
@@ -286,7 +294,7 @@ fn block(out: &mut String, doc: &Document, b: &Block, gold: Option<bool>, why: &
     // would make a long page's document several times larger).
     out.push_str(" · <details data-s=\"");
     let fields = super::block_scores(b)
-        .chain(super::kind_fields(b.kind))
+        .chain(super::kind_fields(b))
         .chain(super::block_language(b));
     for (name, score) in fields {
         out.push_str(name);

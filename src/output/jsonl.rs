@@ -189,7 +189,7 @@ pub fn write_doc(
                 scores: super::block_scores(b)
                     .map(|(k, v)| (k.to_string(), v.json()))
                     .collect(),
-                kind: super::kind_fields(b.kind)
+                kind: super::kind_fields(b)
                     .map(|(k, v)| (k.to_string(), v.json()))
                     .collect(),
                 language: super::block_language(b)

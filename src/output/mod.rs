@@ -18,7 +18,6 @@ use std::sync::LazyLock;
 use crate::classify::detector::{Column, Shown};
 use crate::classify::registry;
 use crate::document;
-use crate::document::Kind;
 use crate::document::{Block, Language};
 use number::write_general;
 
@@ -115,13 +114,15 @@ pub fn signal_json(v: f64) -> serde_json::Value {
     }
 }
 
-/// A block's kind by the names the writers use: `kind` ([`Kind::name`]), and `list` (`ol` or
-/// `ul`) and `depth` of a list item, `row` and `col` of a table cell.
-pub fn kind_fields(kind: Kind) -> impl Iterator<Item = (&'static str, Score)> {
+/// A block's kind by the names the writers use: `kind` ([`Block::kind_name`]: `comment` for
+/// a comment block), and `list` (`ol` or `ul`) and `depth` of a list item, `row` and `col` of
+/// a table cell (a comment block's too: a comment may be a list item).
+pub fn kind_fields(b: &Block) -> impl Iterator<Item = (&'static str, Score)> {
+    let kind = b.kind;
     let list = kind.list().zip(kind.depth());
     let cell = kind.cell();
     [
-        Some(("kind", Score::Text(kind.name()))),
+        Some(("kind", Score::Text(b.kind_name()))),
         list.map(|(list, _)| ("list", Score::Text(list))),
         list.map(|(_, depth)| ("depth", Score::Int(depth.into()))),
         cell.map(|(row, _)| ("row", Score::Int(row))),

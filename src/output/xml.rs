@@ -275,7 +275,7 @@ pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: Du
         write_general(out, b.bpv as f64);
         out.push(b'"');
         let fields = super::block_scores(b)
-            .chain(super::kind_fields(b.kind))
+            .chain(super::kind_fields(b))
             .chain(super::block_language(b));
         for (name, score) in fields {
             out.push(b' ');

@@ -157,7 +157,7 @@ pub(crate) fn stem(name: &str) -> &str {
 /// resumed run redoes its inputs.
 pub fn config_hash(cfg: &RunConfig, model_checksum: &str) -> String {
     let settings = serde_json::to_string(cfg).expect("settings serialise");
-    let s = format!("v11 {settings} model={model_checksum}");
+    let s = format!("v12 {settings} model={model_checksum}");
     hex(&Md5::digest(s.as_bytes()))
 }
 #[cfg(test)]
@@ -201,9 +201,10 @@ mod tests {
     #[test]
     fn the_configuration_hash_covers_every_setting_that_changes_the_output() {
         type Change = fn(&mut RunConfig);
-        let changes: [Change; 25] = [
+        let changes: [Change; 26] = [
             |c| c.doc.threshold = Some(0.5),
             |c| c.doc.favor = crate::classify::Favor::Precision,
+            |c| c.doc.comments = crate::Comments::Keep,
             |c| c.doc.limits.max_depth += 1,
             |c| c.doc.limits.max_blocks += 1,
             |c| c.doc.limits.max_work += 1,

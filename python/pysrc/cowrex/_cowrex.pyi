@@ -23,6 +23,8 @@ class Options(TypedDict, total=False):
     """Blocks with ``bpv`` above it are boilerplate; default: each document's own (combined) or 0.5."""
     favor: Literal["precision", "balanced", "recall"]
     """Where the combined model cuts a document without ``threshold`` (default: balanced)."""
+    comments: Literal["drop", "keep"]
+    """Whether the blocks of a comment section (``Block.kind == "comment"``) are content (default: drop)."""
     lang: Literal["auto", "en", "de", "fr", "sv"]
     ngram: Literal["auto", "standard", "nonlexical", "off"]
     # Generated from the registry by tests/docs.rs (COWREX_BLESS=1 cargo test --release --test docs):
@@ -33,6 +35,8 @@ class Options(TypedDict, total=False):
     """N-gram model file (from `cowrex train ngram`) instead of the built-in one."""
     markup_model: Union[str, os.PathLike[str]]
     """Markup model (from `cowrex train markup`) instead of the built-in one."""
+    comment_model: Union[str, os.PathLike[str]]
+    """Comment model (from `cowrex train comment`) instead of the built-in one."""
     combined_model: Union[str, os.PathLike[str]]
     """Combined model (from `cowrex train combined`) instead of the built-in one."""
     # End of the detectors' model files.
@@ -67,8 +71,8 @@ class Block:
         """A content block with a line C4's rules drop: its lines' fates (``kept``,
         ``no_terminal_punc``, …), joined by ``,``."""
     @property
-    def kind(self) -> Literal["h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "table", "pre", "quote", "caption", "other"]:
-        """What the block is, from the elements around its first text."""
+    def kind(self) -> Literal["comment", "h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "table", "pre", "quote", "caption", "other"]:
+        """What the block is: ``comment`` in the page's comment section, else from the elements around its first text."""
     @property
     def list(self) -> Optional[Literal["ol", "ul"]]:
         """A list item's list (``None`` for other blocks)."""
