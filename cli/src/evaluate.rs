@@ -144,13 +144,13 @@ pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
 /// A scorer's description, the text it extracted from each page, cowrex's analyses of the pages
 /// (none for another tool's texts), the combined model's training labels of each page's
 /// blocks (`None` when no model was trained), and the cross-validated comment detector's
-/// figures (`None` when it was not cross-validated).
+/// figures per set (`None` when it was not cross-validated).
 pub(super) type Extraction = (
     String,
     Vec<String>,
     Vec<Option<document::Document>>,
     Option<Vec<Vec<Option<f32>>>>,
-    Option<serde_json::Value>,
+    Option<Vec<(usize, cowrex::train::CommentFigures)>>,
 );
 
 /// Analyse the pages and extract each one's text with the chosen cowrex scorer; returns the
@@ -221,11 +221,9 @@ pub(super) fn cowrex_texts(
             cowrex::train::cross_validate_markup(&list, &mut docs, &labels, folds)?;
             // The comment detector reads the cross-validated markup scores too.
             let comments = eval::sets::comment_labels(a.blocks.as_deref(), sets, pages, &docs)?;
-            let figures = cowrex::train::cross_validate_comment(
+            comment_figures = Some(cowrex::train::cross_validate_comment(
                 &mut docs, &comments, &sources, folds, threads,
-            );
-            comment_figures = Some(super::train::print_comment_figures(sets, &figures));
-            println!();
+            ));
             if let Some(path) = &a.dump_features {
                 dump_features(path, &docs)?;
             }
@@ -360,7 +358,7 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
     print_report(&report);
     let mut json = report.to_json();
     if let Some(figures) = comments {
-        json["comments"] = figures;
+        json["comments"] = super::train::print_comment_figures(&sets, &figures);
     }
     if let Some(dial) = favor_dial(&a, &sets, &pages, &docs) {
         json["favor"] = dial;
