@@ -906,7 +906,7 @@ fn ncleaner_models_reproduce_and_clean_cleaneval() {
         );
     }
     // NCleaner alone on CleanEval, cross-validated by page (Evert 2008: precision 94.70 %,
-    // recall 90.83 % on the official CLEANEVAL test set).
+    // recall 90.83 % on the official CLEANEVAL test set); alone: comment blocks by their score.
     let out = run_ok(
         &[
             "eval",
@@ -916,6 +916,8 @@ fn ncleaner_models_reproduce_and_clean_cleaneval() {
             "ngram",
             "--ngram",
             "standard",
+            "--comments",
+            "scored",
             "--cv",
             "10",
         ],

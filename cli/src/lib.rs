@@ -144,8 +144,9 @@ struct ModelArgs {
     #[arg(long, value_parser = choice::<Favor>(), default_value_t = Favor::Balanced)]
     favor: Favor,
     /// Whether the blocks of a page's comment section (kind `comment`) are content: `drop`
-    /// leaves readers' comments out of the text, `keep` keeps them whatever their bpv (the
-    /// scores do not change; a forum's posts are not a comment section).
+    /// leaves readers' comments out of the text, `keep` keeps them whatever their bpv,
+    /// `scored` decides them by their bpv as any other block (the scores do not change; a
+    /// forum's posts are not a comment section).
     #[arg(long, value_parser = choice::<Comments>(), default_value_t = Comments::Drop)]
     comments: Comments,
     /// Stop segmenting a page at this many open elements.

@@ -174,11 +174,15 @@ pub enum Comments {
     Drop,
     /// Comment blocks are content, whatever their `bpv`.
     Keep,
+    /// Comment blocks are content when their `bpv` is at most the threshold, as any other
+    /// block (one scorer's decision alone, as before comments had a kind).
+    Scored,
 }
 
 crate::choice::choice!(Comments, "comments", [
     Comments::Drop, "drop", "comment blocks are not content";
     Comments::Keep, "keep", "comment blocks are content, whatever their bpv";
+    Comments::Scored, "scored", "comment blocks are content by their bpv, as any other block";
 ]);
 
 impl Comments {
@@ -192,7 +196,7 @@ impl Comments {
     /// keeps it (`kept`).
     pub fn decide(self, comment: bool, kept: bool) -> bool {
         match (comment, self) {
-            (false, _) => kept,
+            (false, _) | (true, Comments::Scored) => kept,
             (true, Comments::Drop) => false,
             (true, Comments::Keep) => true,
         }
@@ -290,6 +294,7 @@ mod tests {
             assert_eq!(Comments::Keep.decide(false, kept), kept);
             assert!(!Comments::Drop.decide(true, kept));
             assert!(Comments::Keep.decide(true, kept));
+            assert_eq!(Comments::Scored.decide(true, kept), kept);
         }
         assert_eq!("keep".parse::<Comments>().unwrap(), Comments::Keep);
         assert_eq!(Comments::default().to_string(), "drop");

@@ -23,7 +23,7 @@ class Options(TypedDict, total=False):
     """Blocks with ``bpv`` above it are boilerplate; default: each document's own (combined) or 0.5."""
     favor: Literal["precision", "balanced", "recall"]
     """Where the combined model cuts a document without ``threshold`` (default: balanced)."""
-    comments: Literal["drop", "keep"]
+    comments: Literal["drop", "keep", "scored"]
     """Whether the blocks of a comment section (``Block.kind == "comment"``) are content (default: drop)."""
     lang: Literal["auto", "en", "de", "fr", "sv"]
     ngram: Literal["auto", "standard", "nonlexical", "off"]
