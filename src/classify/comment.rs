@@ -336,15 +336,7 @@ pub fn context(blocks: &[Block], regions: &[(u32, u32)], p: &[f32]) -> Vec<f32> 
 
 /// Rows of [`features`] followed by their [`context`]: the second stage's input.
 pub fn stacked(x: &[f32], context: &[f32]) -> Vec<f32> {
-    let mut rows = Vec::with_capacity(x.len() + context.len());
-    for (a, b) in x
-        .chunks_exact(N_FEATURES)
-        .zip(context.chunks_exact(N_CONTEXT))
-    {
-        rows.extend_from_slice(a);
-        rows.extend_from_slice(b);
-    }
-    rows
+    super::gbt::stack_rows(x, N_FEATURES, context, N_CONTEXT)
 }
 
 /// The comment model, in two stages: a first model over [`features`], and the main model

@@ -295,6 +295,20 @@ impl Default for TrainConfig {
     }
 }
 
+/// Rows of `x` (`width` values each) each followed by its row of `context` (`context_width`
+/// values): a stacked model's second-stage input.
+pub fn stack_rows(x: &[f32], width: usize, context: &[f32], context_width: usize) -> Vec<f32> {
+    let mut rows = Vec::with_capacity(x.len() + context.len());
+    for (a, b) in x
+        .chunks_exact(width)
+        .zip(context.chunks_exact(context_width))
+    {
+        rows.extend_from_slice(a);
+        rows.extend_from_slice(b);
+    }
+    rows
+}
+
 /// Rows of features with labels (true = positive) and weights.
 #[derive(Debug, Clone, Default)]
 pub struct Data {
