@@ -244,7 +244,7 @@ fn calibration_temperature(p: &[f32], y: &[bool], w: &[f32]) -> f32 {
 pub fn feature_rows(docs: &[Option<Document>]) -> Vec<Vec<f32>> {
     docs.iter()
         .map(|d| match d {
-            Some(d) => combined::features(&d.blocks, &d.regions, &d.page_text),
+            Some(d) => combined::features(&d.blocks, &d.page_text, &shared_rows(d)),
             None => Vec::new(),
         })
         .collect()
@@ -350,7 +350,8 @@ pub fn cross_validate_combined(
     });
     for (i, d) in docs.iter_mut().enumerate() {
         if let Some(d) = d {
-            let p = models[folds.of[i]].predict(&d.blocks, &d.regions, &d.page_text);
+            let p =
+                models[folds.of[i]].predict(&d.blocks, &d.regions, &d.page_text, &shared_rows(d));
             for (b, p) in d.blocks.iter_mut().zip(p) {
                 combined::set(b, p);
                 b.bpv = p;
@@ -415,8 +416,9 @@ pub fn train_comment(
     let x: Vec<Vec<f32>> = docs
         .iter()
         .map(|d| {
-            d.as_ref()
-                .map_or_else(Vec::new, |d| comment::features(&d.blocks, &d.regions))
+            d.as_ref().map_or_else(Vec::new, |d| {
+                comment::features(&d.blocks, &d.regions, &shared_rows(d))
+            })
         })
         .collect();
     let base = |i: usize| x[i].clone();
@@ -490,7 +492,7 @@ pub fn cross_validate_comment(
     let mut figures: std::collections::BTreeMap<usize, CommentFigures> = Default::default();
     for (i, d) in docs.iter_mut().enumerate() {
         let Some(d) = d else { continue };
-        let p = models[folds.of[i]].predict(&d.blocks, &d.regions);
+        let p = models[folds.of[i]].predict(&d.blocks, &d.regions, &shared_rows(d));
         for (b, p) in d.blocks.iter_mut().zip(p) {
             comment::set(b, p);
             b.comment = p >= comment::THRESHOLD;
@@ -672,6 +674,11 @@ pub fn count_page(gold: &str, blocks: &[Block], clean: &mut Counts, raw: &mut Co
     for b in blocks {
         raw.add_segment(&b.cleansed);
     }
+}
+
+/// The rows a page's comment and combined features share.
+fn shared_rows(d: &Document) -> combined::SharedRows {
+    combined::SharedRows::of(&d.blocks, &d.regions)
 }
 
 #[cfg(test)]

@@ -147,6 +147,7 @@ pub fn analyze(
         language: language.as_ref(),
         regions: &regions,
         text: &head.page_text,
+        shared: &Default::default(),
     };
     registry::run(&mut blocks, &scoring, models.scorer());
     for b in &mut blocks {
@@ -1184,7 +1185,8 @@ mod tests {
         // words (kept by boilerpipe) make up for the nav's 3 (kept by neither), so body and post
         // tie as the main region: the smaller one is it.
         assert_eq!(doc.regions, [(0, 7), (0, 2), (3, 6)]);
-        let x = crate::classify::combined::features(&doc.blocks, &doc.regions, &doc.page_text);
+        let shared = crate::classify::combined::SharedRows::of(&doc.blocks, &doc.regions);
+        let x = crate::classify::combined::features(&doc.blocks, &doc.page_text, &shared);
         let column = crate::classify::combined::feature_index("in_main_region").unwrap();
         let in_main: Vec<f32> = x
             .chunks_exact(crate::classify::combined::N_FEATURES)

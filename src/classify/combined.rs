@@ -312,14 +312,39 @@ pub(crate) fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[
     out
 }
 
+/// The rows of a page's blocks that the comment detector's features and the combined model's
+/// share ([`cue_features`], [`kind_features`], [`region_features`]), computed once a page
+/// ([`detector::Scoring::shared_rows`]). They read the blocks' text, markup and jusText's and
+/// boilerpipe's columns, which both detectors come after.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedRows {
+    cues: Vec<[f32; CUE_FEATURES]>,
+    kind: Vec<[f32; KIND_FEATURES]>,
+    region: Vec<[f32; REGION_FEATURES]>,
+}
+
+impl SharedRows {
+    /// The rows of a page's blocks; `regions` as in [`crate::document::Document::regions`].
+    pub fn of(blocks: &[Block], regions: &[(u32, u32)]) -> SharedRows {
+        SharedRows {
+            cues: cue_features(blocks),
+            kind: kind_features(blocks),
+            region: region_features(blocks, regions),
+        }
+    }
+
+    /// Block `i`'s cue, kind and region features, in that order.
+    pub(crate) fn row(&self, i: usize) -> [&[f32]; 3] {
+        [&self.cues[i], &self.kind[i], &self.region[i]]
+    }
+}
+
 /// What the feature groups read: a page's blocks and what is computed once per page.
 struct View<'a> {
     blocks: &'a [Block],
     page: &'a PageText,
-    region: Vec<[f32; REGION_FEATURES]>,
+    shared: &'a SharedRows,
     text: Vec<[f32; TEXT_FEATURES]>,
-    kind: Vec<[f32; KIND_FEATURES]>,
-    cues: Vec<[f32; CUE_FEATURES]>,
     /// Characters of the blocks before each block.
     chars_before: Vec<usize>,
     total_chars: usize,
@@ -340,7 +365,7 @@ struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    fn new(blocks: &'a [Block], regions: &[(u32, u32)], page: &'a PageText) -> View<'a> {
+    fn new(blocks: &'a [Block], page: &'a PageText, shared: &'a SharedRows) -> View<'a> {
         let n = blocks.len();
         let marked = |bits: u32| {
             blocks
@@ -359,10 +384,8 @@ impl<'a> View<'a> {
         View {
             blocks,
             page,
-            region: region_features(blocks, regions),
+            shared,
             text: text_features(blocks, page),
-            kind: kind_features(blocks),
-            cues: cue_features(blocks),
             chars_before,
             total_chars: chars.max(1),
             total_words: blocks.iter().map(|b| b.stats.words).sum::<u32>().max(1),
@@ -685,7 +708,7 @@ static GROUPS: [Group; 23] = [
     // The regions around it ([`region_features`]).
     Group {
         names: region_feature_names,
-        values: |v, i, out| out.extend_from_slice(&v.region[i]),
+        values: |v, i, out| out.extend_from_slice(&v.shared.region[i]),
     },
     // The page's own text ([`text_features`]).
     Group {
@@ -706,7 +729,7 @@ static GROUPS: [Group; 23] = [
     // Blocks of the same kind ([`kind_features`]).
     Group {
         names: kind_feature_names,
-        values: |v, i, out| out.extend_from_slice(&v.kind[i]),
+        values: |v, i, out| out.extend_from_slice(&v.shared.kind[i]),
     },
     // The shares of the page's words in main content, in an item's body and hidden, and the
     // block's text density over the page's highest.
@@ -766,14 +789,14 @@ static GROUPS: [Group; 23] = [
     // The cues of its own container and of its page ([`cue_features`]).
     Group {
         names: cue_feature_names,
-        values: |v, i, out| out.extend_from_slice(&v.cues[i]),
+        values: |v, i, out| out.extend_from_slice(&v.shared.cues[i]),
     },
 ];
 
-/// The model's input rows for a document's blocks, row-major ([`N_FEATURES`] per block);
-/// `regions` as in [`crate::document::Document::regions`].
-pub fn features(blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
-    let view = View::new(blocks, regions, page);
+/// The model's input rows for a document's blocks, row-major ([`N_FEATURES`] per block), with
+/// their [`SharedRows`].
+pub fn features(blocks: &[Block], page: &PageText, shared: &SharedRows) -> Vec<f32> {
+    let view = View::new(blocks, page, shared);
     let mut out = Vec::with_capacity(blocks.len() * N_FEATURES);
     for i in 0..blocks.len() {
         let start = out.len();
@@ -955,9 +978,10 @@ impl Model {
         blocks: &[Block],
         regions: &[(u32, u32)],
         page: &PageText,
+        shared: &SharedRows,
         top: usize,
     ) -> Vec<Vec<(usize, f32)>> {
-        let rows = self.main_rows(blocks, regions, page);
+        let rows = self.main_rows(blocks, regions, page, shared);
         let width = N_FEATURES + N_CONTEXT;
         self.second
             .contributions(&rows)
@@ -977,14 +1001,26 @@ impl Model {
     }
 
     /// P(boilerplate) of each block.
-    pub fn predict(&self, blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
+    pub fn predict(
+        &self,
+        blocks: &[Block],
+        regions: &[(u32, u32)],
+        page: &PageText,
+        shared: &SharedRows,
+    ) -> Vec<f32> {
         self.second
-            .predict_rows(&self.main_rows(blocks, regions, page))
+            .predict_rows(&self.main_rows(blocks, regions, page, shared))
     }
 
     /// The main stage's input rows: [`features`] and the [`context`] of the first stage.
-    fn main_rows(&self, blocks: &[Block], regions: &[(u32, u32)], page: &PageText) -> Vec<f32> {
-        let x = features(blocks, regions, page);
+    fn main_rows(
+        &self,
+        blocks: &[Block],
+        regions: &[(u32, u32)],
+        page: &PageText,
+        shared: &SharedRows,
+    ) -> Vec<f32> {
+        let x = features(blocks, page, shared);
         let p = self.first.predict_rows(&x);
         stacked(&x, &context(blocks, regions, &p))
     }
@@ -1047,7 +1083,7 @@ impl detector::Detector for Detector {
         let p = page
             .models
             .combined()
-            .predict(blocks, page.regions, page.text);
+            .predict(blocks, page.regions, page.text, page.shared_rows(blocks));
         for (b, p) in blocks.iter_mut().zip(p) {
             b.scores.set(AT, 0, p.into());
         }
@@ -1218,7 +1254,8 @@ mod tests {
             <ul><li>One item</li><li>Another item</li></ul></main>
             <footer>Copyright 2024 Example</footer></body></html>"#,
         );
-        let view = View::new(&doc.blocks, &doc.regions, &doc.page_text);
+        let shared = SharedRows::of(&doc.blocks, &doc.regions);
+        let view = View::new(&doc.blocks, &doc.page_text, &shared);
         for (g, group) in GROUPS.iter().enumerate() {
             let names = (group.names)();
             for i in 0..doc.blocks.len() {
@@ -1239,8 +1276,9 @@ mod tests {
         );
         let model = crate::classify::Models::builtin();
         let model = model.combined();
-        let all = model.explain(&doc.blocks, &doc.regions, &doc.page_text, usize::MAX);
-        let x = features(&doc.blocks, &doc.regions, &doc.page_text);
+        let shared = SharedRows::of(&doc.blocks, &doc.regions);
+        let all = model.explain(&doc.blocks, &doc.regions, &doc.page_text, &shared, usize::MAX);
+        let x = features(&doc.blocks, &doc.page_text, &shared);
         let p = model.first.predict_rows(&x);
         let rows = stacked(&x, &context(&doc.blocks, &doc.regions, &p));
         let bias = model.second.expected_margin();
@@ -1259,7 +1297,7 @@ mod tests {
             assert!((b.bpv - p).abs() < 1e-6);
             assert!(why.windows(2).all(|w| w[0].1.abs() >= w[1].1.abs()));
         }
-        let top = model.explain(&doc.blocks, &doc.regions, &doc.page_text, 3);
+        let top = model.explain(&doc.blocks, &doc.regions, &doc.page_text, &shared, 3);
         assert!(
             top.iter()
                 .zip(&all)
@@ -1309,7 +1347,7 @@ mod tests {
         let text = stage(N_FEATURES, 0.5) + &stage(N_FEATURES + N_CONTEXT, -2.0);
         let m = Model::parse(&text).unwrap();
         assert_eq!(m.to_text(), text);
-        assert_eq!(m.predict(&[], &[], &PageText::default()), Vec::<f32>::new());
+        assert_eq!(m.predict(&[], &[], &PageText::default(), &SharedRows::of(&[], &[])), Vec::<f32>::new());
         let err = |t: &str| Model::parse(t).unwrap_err().0;
         assert!(err(&stage(N_FEATURES, 0.5)).contains("two cowrex-gbt models"));
         let swapped = stage(N_FEATURES + N_CONTEXT, 0.5) + &stage(N_FEATURES, 0.5);

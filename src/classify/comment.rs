@@ -17,12 +17,40 @@ use regex::Regex;
 
 use super::detector::{self, Column, ModelFile, Shown};
 use super::gbt::Gbt;
-use super::{Block, boilerpipe, combined, justext, markup, registry};
+use super::combined::{self, SharedRows};
+use super::{Block, boilerpipe, justext, markup, registry};
 use crate::document;
 use crate::html::cue;
 
 /// A block with at least this probability is a comment.
 pub const THRESHOLD: f32 = 0.5;
+
+/// [`TextCues::date`]'s pattern.
+static DATE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?-u:\b)\d{1,2}:\d{2}(?-u:\b)|(?-u:\b)(\d+|an?|one)\s+(sec|second|min|minute|hour|day|week|month|year)s?\s+ago(?-u:\b)|(?-u:\b)vor\s+\d+\s+(minuten|stunden|tagen|wochen|monaten|jahren)(?-u:\b)|(?-u:\b)il y a\s+\d+\s|(?-u:\b)hace\s+\d+\s|(?-u:\b)(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?,?\s+\d{4}(?-u:\b)|(?-u:\b)\d{1,2}(st|nd|rd|th)?\.?\s+(jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])[a-zé]*\.?,?\s+\d{4}(?-u:\b)|(?-u:\b)\d{1,2}[./-]\d{1,2}[./-](\d{4}|\d{2})(?-u:\b)|(?-u:\b)\d{4}-\d{2}-\d{2}(?-u:\b)",
+        )
+        .expect("a valid pattern")
+    });
+/// [`TextCues::reply`]'s pattern.
+static REPLY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)^\W*(reply|report|flag|permalink|quote|like|upvote|downvote|antworten|melden|zitieren|répondre|signaler|responder|reportar|odpowiedz|rispondi|reageer)(?-u:\b)",
+        )
+        .expect("a valid pattern")
+    });
+/// [`TextCues::count`]'s pattern.
+static COUNT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?-u:\b)(comments?|replies|responses|reactions|kommentare?|commentaires?|comentarios?|commenti|komentarz[ey]?|reacties)(?-u:\b)|(?-u:\b)(leave|post|add|write|submit)\s+(a|your)\s+(reply|comment|response)(?-u:\b)|(?-u:\b)join the (discussion|conversation)(?-u:\b)",
+        )
+        .expect("a valid pattern")
+    });
+/// [`TextCues::says`]'s pattern.
+static SAYS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(says|said|wrote|writes|schreibt|schrieb|écrit|dice|dijo)\s*:?\s*$")
+            .expect("a valid pattern")
+    });
 
 /// What a block's text says of comments: each is a yes-or-no cue.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -44,44 +72,61 @@ impl TextCues {
     /// The cues of a block's shown text with `words` words. Word boundaries are ASCII's
     /// (`(?-u:\b)`), which the regex crate's DFAs match: Unicode's take its slow engines.
     pub fn of(text: &str, words: u32) -> TextCues {
-        static DATE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
-                r"(?i)(?-u:\b)\d{1,2}:\d{2}(?-u:\b)|(?-u:\b)(\d+|an?|one)\s+(sec|second|min|minute|hour|day|week|month|year)s?\s+ago(?-u:\b)|(?-u:\b)vor\s+\d+\s+(minuten|stunden|tagen|wochen|monaten|jahren)(?-u:\b)|(?-u:\b)il y a\s+\d+\s|(?-u:\b)hace\s+\d+\s|(?-u:\b)(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?,?\s+\d{4}(?-u:\b)|(?-u:\b)\d{1,2}(st|nd|rd|th)?\.?\s+(jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])[a-zé]*\.?,?\s+\d{4}(?-u:\b)|(?-u:\b)\d{1,2}[./-]\d{1,2}[./-](\d{4}|\d{2})(?-u:\b)|(?-u:\b)\d{4}-\d{2}-\d{2}(?-u:\b)",
-            )
-            .expect("a valid pattern")
-        });
-        static REPLY: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
-                r"(?i)^\W*(reply|report|flag|permalink|quote|like|upvote|downvote|antworten|melden|zitieren|répondre|signaler|responder|reportar|odpowiedz|rispondi|reageer)(?-u:\b)",
-            )
-            .expect("a valid pattern")
-        });
-        static COUNT: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
-                r"(?i)(?-u:\b)(comments?|replies|responses|reactions|kommentare?|commentaires?|comentarios?|commenti|komentarz[ey]?|reacties)(?-u:\b)|(?-u:\b)(leave|post|add|write|submit)\s+(a|your)\s+(reply|comment|response)(?-u:\b)|(?-u:\b)join the (discussion|conversation)(?-u:\b)",
-            )
-            .expect("a valid pattern")
-        });
-        static SAYS: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"(?i)(?-u:\b)(says|said|wrote|writes|schreibt|schrieb|écrit|dice|dijo)\s*:?\s*$")
-                .expect("a valid pattern")
-        });
-        // Every date pattern has a digit or "ago": most short blocks (menus) skip the regex.
-        let datelike = || {
-            text.chars().any(char::is_numeric)
-                || text.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"ago"))
-        };
         TextCues {
-            date: words <= 16 && datelike() && DATE.is_match(text),
+            date: words <= 16 && datelike(text) && DATE.is_match(text),
             reply: words <= 4 && REPLY.is_match(text),
-            count: words <= 8 && COUNT.is_match(text),
-            says: words <= 10 && SAYS.is_match(text),
+            count: words <= 8 && countlike(text) && COUNT.is_match(text),
+            says: words <= 10 && sayslike(text) && SAYS.is_match(text),
         }
     }
 
     fn values(self) -> [f32; 4] {
         [self.date, self.reply, self.count, self.says].map(|b| f32::from(u8::from(b)))
     }
+}
+
+// Prefilters: whether a text may match a cue's pattern, cheaper than the pattern and never
+// `false` where it matches (the outputs are the same with them as without).
+
+/// Every date pattern has a digit or "ago": most short blocks (menus) skip the pattern.
+fn datelike(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.iter().any(u8::is_ascii_digit)
+        || b.windows(3).any(|w| w.eq_ignore_ascii_case(b"ago"))
+        || (!text.is_ascii() && text.chars().any(char::is_numeric))
+}
+
+/// The needles of [`countlike`]: each match of [`COUNT`] holds one. They are matched in ASCII's
+/// cases only, so none holds a letter that the pattern's Unicode case folding also matches
+/// outside ASCII (as `k` matches the Kelvin sign and `s` the long s; a test checks).
+const COUNT_NEEDLES: &[&str] = &["omment", "oment", "repl", "pon", "reacti", "join"];
+
+/// Whether a text holds one of [`COUNT_NEEDLES`].
+fn countlike(text: &str) -> bool {
+    static NEEDLES: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(COUNT_NEEDLES)
+            .expect("valid needles")
+    });
+    NEEDLES.is_match(text)
+}
+
+/// The ASCII words of [`SAYS`].
+const SAYS_WORDS: &[&str] = &[
+    "says", "said", "wrote", "writes", "schreibt", "schrieb", "dice", "dijo",
+];
+
+/// Whether a text ends, before white space and a colon, in one of [`SAYS_WORDS`] (in ASCII's
+/// cases) or in bytes that are not all ASCII (`écrit`, or a letter in another case, `ſays`).
+fn sayslike(text: &str) -> bool {
+    let end = text.trim_end();
+    let end = end.strip_suffix(':').unwrap_or(end).trim_end();
+    let tail = &end.as_bytes()[end.len().saturating_sub(9)..];
+    !tail.is_ascii()
+        || SAYS_WORDS.iter().any(|w| {
+            tail.len() >= w.len() && tail[tail.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+        })
 }
 
 /// Features of a block's own ([`OWN`]), of the blocks around it ([`AROUND`] blocks either
@@ -103,16 +148,13 @@ pub const N_FEATURES: usize = OWN
 
 /// The features of a page's blocks, [`N_FEATURES`] per block, row by row: the one definition
 /// of the model's input, for training and for scoring. `regions` as
-/// [`crate::document::Document::regions`].
-pub fn features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
+/// [`crate::document::Document::regions`], `shared` the rows the combined model reads too.
+pub fn features(blocks: &[Block], regions: &[(u32, u32)], shared: &SharedRows) -> Vec<f32> {
     let n = blocks.len();
     let cues: Vec<TextCues> = blocks
         .iter()
         .map(|b| TextCues::of(&b.text, b.stats.words))
         .collect();
-    let cue_rows = combined::cue_features(blocks);
-    let kind_rows = combined::kind_features(blocks);
-    let region_rows = combined::region_features(blocks, regions);
     let words = |b: &Block| b.stats.words as f64;
     let total_words = blocks.iter().map(words).sum::<f64>().max(1.0);
     let total_chars = blocks.iter().map(|b| b.chars).sum::<usize>().max(1) as f64;
@@ -189,9 +231,9 @@ pub fn features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
             out.extend((0..5).map(|k| (sums[last + 1][k] - sums[first][k]) / blocks_in));
             out.push(sums[first][5] / good_words.max(1.0) as f32);
         }
-        out.extend_from_slice(&cue_rows[i]);
-        out.extend_from_slice(&kind_rows[i]);
-        out.extend_from_slice(&region_rows[i]);
+        for rows in shared.row(i) {
+            out.extend_from_slice(rows);
+        }
         chars_before += b.chars;
         good_before += own_good;
         count_before += f32::from(u8::from(cues[i].count));
@@ -384,8 +426,13 @@ impl Model {
     }
 
     /// P(comment) of each block.
-    pub fn predict(&self, blocks: &[Block], regions: &[(u32, u32)]) -> Vec<f32> {
-        let x = features(blocks, regions);
+    pub fn predict(
+        &self,
+        blocks: &[Block],
+        regions: &[(u32, u32)],
+        shared: &SharedRows,
+    ) -> Vec<f32> {
+        let x = features(blocks, regions, shared);
         let p = self.first.predict_rows(&x);
         self.second
             .predict_rows(&stacked(&x, &context(blocks, regions, &p)))
@@ -408,7 +455,10 @@ impl detector::Detector for Detector {
         if blocks.is_empty() {
             return;
         }
-        let p = page.models.comment().predict(blocks, page.regions);
+        let p = page
+            .models
+            .comment()
+            .predict(blocks, page.regions, page.shared_rows(blocks));
         for (b, p) in blocks.iter_mut().zip(p) {
             set(b, p);
         }
@@ -437,6 +487,41 @@ mod tests {
         assert!(!cues("Comments are what this long paragraph is about, not a count.").count);
         assert!(cues("John Smith says:").says);
         assert!(!cues("The minister says the plan works.").says);
+    }
+
+    #[test]
+    fn prefilter_needles_have_no_other_cases() {
+        let letters: String = COUNT_NEEDLES.concat().chars().filter(char::is_ascii_alphabetic).collect();
+        let any = Regex::new(&format!("(?i)[{letters}]")).unwrap();
+        let mut buf = [0u8; 4];
+        for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
+            assert!(!any.is_match(c.encode_utf8(&mut buf)), "{c:?} is a case of one of {letters}");
+        }
+    }
+
+    #[test]
+    fn prefilters_pass_every_match() {
+        let texts = [
+            "2 days ago at 07:52 am", "AN HOUR AGO", "vor 3 Tagen", "il y a 2 jours", "hace 3 días",
+            "March 3, 2010", "am 3. März 2010", "3.10.2010", "2010-03-03", "١٢:٣٠", "12:30",
+            "10 Comments", "Leave a Reply", "KOMMENTARE (3)", "Kommentar", "3 commentaires",
+            "2 comentarios", "commenti", "komentarze", "reacties", "Responses", "replies",
+            "Post your comment", "Join the discussion", "Kommentare", "\u{212A}ommentare",
+            "John Smith says:", "Mary wrote :  ", "Anna schrieb:", "Jean écrit :", "Tom ſays:",
+            "Tom SAID", "dijo:", "El dice", "writes:\n", "says:\u{a0}",
+        ];
+        for t in texts.iter().flat_map(|t| [t.to_string(), t.to_lowercase(), t.to_uppercase()]) {
+            if DATE.is_match(&t) {
+                assert!(datelike(&t), "date: {t:?}");
+            }
+            if COUNT.is_match(&t) {
+                assert!(countlike(&t), "count: {t:?}");
+            }
+            if SAYS.is_match(&t) {
+                assert!(sayslike(&t), "says: {t:?}");
+            }
+        }
+        assert!(!countlike("Home | About us") && !sayslike("The plan works.") && !datelike("Home"));
     }
 
     /// A blog post with a WordPress comment section, as WordPress's default theme writes it.

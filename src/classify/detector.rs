@@ -20,7 +20,9 @@
 //! the model file's option of the library, the command line and Python follow from them.
 
 use std::any::Any;
+use std::cell::OnceCell;
 
+use super::combined::SharedRows;
 use super::{ModelError, Models};
 use crate::document::{Block, Language, PageText};
 
@@ -83,6 +85,18 @@ pub struct Scoring<'a> {
     pub regions: &'a [(u32, u32)],
     /// What the page says of itself outside its blocks.
     pub text: &'a PageText,
+    /// The rows the comment detector and the combined model share, once computed
+    /// ([`Scoring::shared_rows`]): an empty cell for each page.
+    pub shared: &'a OnceCell<SharedRows>,
+}
+
+impl<'a> Scoring<'a> {
+    /// The rows the comment detector and the combined model share, computed by the first of
+    /// them that runs on the page's `blocks`.
+    pub fn shared_rows(&self, blocks: &[Block]) -> &'a SharedRows {
+        self.shared
+            .get_or_init(|| SharedRows::of(blocks, self.regions))
+    }
 }
 
 /// One per-block value a detector writes, by the name the writers use (XML attribute, JSON

@@ -123,7 +123,10 @@ const WHY: usize = 5;
 /// with the combined `model` that scored it, each block also shows the features that moved
 /// that model's score most ([`combined::Model::explain`]).
 pub fn page(doc: &Document, gold: Option<&str>, model: Option<&combined::Model>) -> String {
-    let why = model.map(|m| m.explain(&doc.blocks, &doc.regions, &doc.page_text, WHY));
+    let why = model.map(|m| {
+        let shared = combined::SharedRows::of(&doc.blocks, &doc.regions);
+        m.explain(&doc.blocks, &doc.regions, &doc.page_text, &shared, WHY)
+    });
     let names = combined::feature_names();
     let mut out = String::with_capacity(4096 + doc.blocks.len() * 600);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
