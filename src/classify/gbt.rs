@@ -161,8 +161,9 @@ impl Flat {
         self.levels_kernel(levels, rows, nf, z)
     }
 
-    /// [`Flat::levels_kernel`] compiled for AVX2: eight lanes in one register instead of two
-    /// (about 2 % less CPU time for `process`; the same values, no fused operations).
+    /// [`Flat::levels_kernel`] in AVX2's instructions: a tree's eight leaves are gathered by
+    /// one instruction instead of eight bounds-checked loads (the same values: each lane adds
+    /// the same leaves in the same order, no fused operations).
     ///
     /// # Safety
     /// The processor must have AVX2.
@@ -175,7 +176,47 @@ impl Flat {
         nf: usize,
         z: &mut [f32],
     ) {
-        self.levels_kernel(levels, rows, nf, z)
+        use std::arch::x86_64::*;
+        const _: () = assert!(LANES == 8, "one AVX2 register of f32");
+        let (depth, leaves) = (self.depth, 1usize << self.depth);
+        let (feature, threshold) = levels;
+        assert!(
+            feature.len() == threshold.len() && feature.len() * leaves == depth * self.leaf.len()
+        );
+        assert!(feature.iter().all(|&f| (f as usize) < nf));
+        let mut columns = vec![0f32; nf * LANES];
+        for (rows, z) in rows.chunks(nf * LANES).zip(z.chunks_mut(LANES)) {
+            // A short last chunk repeats its last row in the unused lanes.
+            for k in 0..LANES {
+                let row = k.min(z.len() - 1) * nf;
+                for (f, &x) in rows[row..row + nf].iter().enumerate() {
+                    columns[f * LANES + k] = x;
+                }
+            }
+            let mut lanes = [0f32; LANES];
+            lanes[..z.len()].copy_from_slice(z);
+            // SAFETY: AVX2 is enabled; every load reads LANES floats of `columns` at a
+            // feature below `nf` (asserted above) or of `lanes`, and every gathered index is
+            // below `leaves` (`depth` bits) within the tree's own leaves.
+            unsafe {
+                let mut sum = _mm256_loadu_ps(lanes.as_ptr());
+                for (t, leaf) in self.leaf.chunks_exact(leaves).enumerate() {
+                    let mut at = _mm256_setzero_si256();
+                    for level in t * depth..(t + 1) * depth {
+                        let x =
+                            _mm256_loadu_ps(columns.as_ptr().add(feature[level] as usize * LANES));
+                        let th = _mm256_set1_ps(threshold[level]);
+                        // Right (bit 1) when not x <= t, NaN too, as in the walk: all ones
+                        // (-1) where right, so 2 at - that.
+                        let right = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_NLE_UQ>(x, th));
+                        at = _mm256_sub_epi32(_mm256_add_epi32(at, at), right);
+                    }
+                    sum = _mm256_add_ps(sum, _mm256_i32gather_ps::<4>(leaf.as_ptr(), at));
+                }
+                _mm256_storeu_ps(lanes.as_mut_ptr(), sum);
+            }
+            z.copy_from_slice(&lanes[..z.len()]);
+        }
     }
 
     /// The body of [`Flat::add_by_levels`].
