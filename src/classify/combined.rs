@@ -938,30 +938,9 @@ impl Model {
     /// Read a model in the text format; an error unless it holds both stages with the feature
     /// counts cowrex computes.
     pub fn parse(text: &str) -> Result<Model, ModelError> {
-        let at = text
-            .match_indices("\ncowrex-gbt ")
-            .next()
-            .ok_or_else(|| {
-                ModelError(
-                    "a combined model needs two cowrex-gbt models, its first stage and its main \
-                     model (one made by an older cowrex? retrain it with `cowrex train combined`)"
-                        .into(),
-                )
-            })?
-            .0;
-        let model = Model {
-            first: Gbt::parse(&text[..at + 1])?,
-            second: Gbt::parse(&text[at + 1..])?,
-        };
-        if model.first.features != N_FEATURES || model.second.features != N_FEATURES + N_CONTEXT {
-            return Err(ModelError(format!(
-                "the combined model has {} and {} features, cowrex computes {N_FEATURES} and {}",
-                model.first.features,
-                model.second.features,
-                N_FEATURES + N_CONTEXT
-            )));
-        }
-        Ok(model)
+        let [first, second] =
+            super::gbt::parse_stages(text, NAME, [N_FEATURES, N_FEATURES + N_CONTEXT])?;
+        Ok(Model { first, second })
     }
 
     /// The model in its text format.

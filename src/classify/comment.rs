@@ -397,27 +397,9 @@ impl Model {
     /// Read a model in the text format; an error unless it holds both stages with the feature
     /// counts cowrex computes.
     pub fn parse(text: &str) -> Result<Model, super::ModelError> {
-        let at = text.match_indices("\ncowrex-gbt ").next().ok_or_else(|| {
-            super::ModelError(
-                "a comment model needs two cowrex-gbt models, its first stage and its main model"
-                    .into(),
-            )
-        })?;
-        let model = Model {
-            first: Gbt::parse(&text[..at.0 + 1])?,
-            second: Gbt::parse(&text[at.0 + 1..])?,
-        };
-        if model.first.features != N_FEATURES || model.second.features != N_FEATURES + N_CONTEXT
-        {
-            return Err(super::ModelError(format!(
-                "the comment model has {} and {} features, cowrex computes {N_FEATURES} and {} \
-                 (retrain it with `cowrex train comment`)",
-                model.first.features,
-                model.second.features,
-                N_FEATURES + N_CONTEXT
-            )));
-        }
-        Ok(model)
+        let [first, second] =
+            super::gbt::parse_stages(text, NAME, [N_FEATURES, N_FEATURES + N_CONTEXT])?;
+        Ok(Model { first, second })
     }
 
     /// The model in its text format.

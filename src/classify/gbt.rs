@@ -350,6 +350,31 @@ pub fn stack_rows(x: &[f32], width: usize, context: &[f32], context_width: usize
     rows
 }
 
+/// The two stages of a stacked model in the text format, the two `cowrex-gbt` models one after
+/// the other; an error unless they read `widths` features, the first stage's and the main
+/// model's as cowrex computes them. `name` is the model's in errors, and its `cowrex train`
+/// subcommand's.
+pub fn parse_stages(text: &str, name: &str, widths: [usize; 2]) -> Result<[Gbt; 2], ModelError> {
+    let retrain = format!("retrain it with `cowrex train {name}`");
+    let at = text.match_indices("\ncowrex-gbt ").next().ok_or_else(|| {
+        ModelError(format!(
+            "a {name} model needs two cowrex-gbt models, its first stage and its main model \
+             ({retrain})"
+        ))
+    })?;
+    let stages = [
+        Gbt::parse(&text[..at.0 + 1])?,
+        Gbt::parse(&text[at.0 + 1..])?,
+    ];
+    if stages.each_ref().map(|g| g.features) != widths {
+        return Err(ModelError(format!(
+            "the {name} model has {} and {} features, cowrex computes {} and {} ({retrain})",
+            stages[0].features, stages[1].features, widths[0], widths[1]
+        )));
+    }
+    Ok(stages)
+}
+
 /// Rows of features with labels (true = positive) and weights.
 #[derive(Debug, Clone, Default)]
 pub struct Data {
