@@ -3,9 +3,10 @@
 //! The content blocks ([`blocks`]) by kind: headings as `#` headings,
 //! list items as (nested) `-` and `1.` lists, the cells of a table as a pipe table (its first
 //! row the header), preformatted text as fenced code, quotes with `>`, everything else as
-//! paragraphs; within a block, emphasis (`*`), strong emphasis (`**`), code spans and links
-//! (`[text](url)`, unless left out) from the page's inline markup, and its line breaks as hard
-//! breaks. Text is escaped so that a CommonMark parser gives it back as it is.
+//! paragraphs, and a run of comment blocks, when they are content, as a quote of those; within a
+//! block, emphasis (`*`), strong emphasis (`**`), code spans and links (`[text](url)`, unless
+//! left out) from the page's inline markup, and its line breaks as hard breaks. Text is
+//! escaped so that a CommonMark parser gives it back as it is.
 
 use crate::document::Kind;
 use crate::document::{Block, Document};
@@ -27,6 +28,12 @@ pub fn write(doc: &Document, links: bool) -> String {
         on: links,
         base: base.as_ref(),
     };
+    write_blocks(&blocks, links, true)
+}
+
+/// Blocks as Markdown, each by its kind, and with `quote_comments` a run of comment blocks as
+/// a quote; ends in a line break unless empty.
+fn write_blocks(blocks: &[&Block], links: Links<'_>, quote_comments: bool) -> String {
     let mut out = String::new();
     let mut i = 0;
     while i < blocks.len() {
@@ -34,6 +41,24 @@ pub fn write(doc: &Document, links: bool) -> String {
             out.push_str("\n\n");
         }
         let b = blocks[i];
+        if b.comment && quote_comments {
+            // Comments are content only when asked for (`Comments::Keep`, `Scored`): a quote
+            // sets them apart from the article, their kinds within it.
+            let n = run(&blocks[i..], |_, next| next.comment);
+            let inner = write_blocks(&blocks[i..i + n], links, false);
+            for (k, line) in inner.trim_end_matches('\n').split('\n').enumerate() {
+                if k > 0 {
+                    out.push('\n');
+                }
+                out.push('>');
+                if !line.is_empty() {
+                    out.push(' ');
+                    out.push_str(line);
+                }
+            }
+            i += n;
+            continue;
+        }
         match b.kind {
             Kind::Cell { .. } => {
                 let n = run(
@@ -540,6 +565,25 @@ mod tests {
              > Quoted\n"
         );
         assert!(write(&d, false).contains(" with a link.\\\n"));
+    }
+
+    #[test]
+    fn comments_kept_are_a_quote() {
+        let mut d = doc(
+            "<body><h2>Tomatoes</h2><p>Plant them late.</p><h3>2 Comments</h3>\
+             <ul><li>Mary: thanks.</li><li>Tom: and bush ones?</li></ul><p>Reply</p></body>",
+        );
+        for b in &mut d.blocks[2..] {
+            b.comment = true;
+        }
+        d.comments = crate::Comments::Keep;
+        assert_eq!(
+            write(&d, true),
+            "## Tomatoes\n\nPlant them late.\n\n\
+             > ### 2 Comments\n>\n> - Mary: thanks.\n> - Tom: and bush ones?\n>\n> Reply\n"
+        );
+        d.comments = crate::Comments::Drop;
+        assert_eq!(write(&d, true), "## Tomatoes\n\nPlant them late.\n");
     }
 
     #[test]
