@@ -147,7 +147,7 @@ pub fn analyze(
         language: language.as_ref(),
         regions: &regions,
         text: &head.page_text,
-        shared: &Default::default(),
+        memo: &Default::default(),
     };
     registry::run(&mut blocks, &scoring, models.scorer());
     for b in &mut blocks {

@@ -314,7 +314,7 @@ pub(crate) fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[
 
 /// The rows of a page's blocks that the comment detector's features and the combined model's
 /// share ([`cue_features`], [`kind_features`], [`region_features`]), computed once a page
-/// ([`detector::Scoring::shared_rows`]). They read the blocks' text, markup and jusText's and
+/// ([`SharedRows::of_page`]). They read the blocks' text, markup and jusText's and
 /// boilerpipe's columns, which both detectors come after.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SharedRows {
@@ -331,6 +331,12 @@ impl SharedRows {
             kind: kind_features(blocks),
             region: region_features(blocks, regions),
         }
+    }
+
+    /// The rows of a page's blocks as the detectors score it: made once a page, for the
+    /// first of the comment detector and the combined model that asks.
+    pub fn of_page<'a>(blocks: &[Block], page: &detector::Scoring<'a>) -> &'a SharedRows {
+        page.once(|| SharedRows::of(blocks, page.regions))
     }
 
     /// Block `i`'s cue, kind and region features, in that order.
@@ -1062,7 +1068,7 @@ impl detector::Detector for Detector {
         let p = page
             .models
             .combined()
-            .predict(blocks, page.regions, page.text, page.shared_rows(blocks));
+            .predict(blocks, page.regions, page.text, SharedRows::of_page(blocks, page));
         for (b, p) in blocks.iter_mut().zip(p) {
             b.scores.set(AT, 0, p.into());
         }

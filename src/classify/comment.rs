@@ -443,7 +443,7 @@ impl detector::Detector for Detector {
         let p = page
             .models
             .comment()
-            .predict(blocks, page.regions, page.shared_rows(blocks));
+            .predict(blocks, page.regions, SharedRows::of_page(blocks, page));
         for (b, p) in blocks.iter_mut().zip(p) {
             set(b, p);
         }

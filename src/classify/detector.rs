@@ -22,7 +22,6 @@
 use std::any::Any;
 use std::cell::OnceCell;
 
-use super::combined::SharedRows;
 use super::{ModelError, Models};
 use crate::document::{Block, Language, PageText};
 
@@ -85,17 +84,20 @@ pub struct Scoring<'a> {
     pub regions: &'a [(u32, u32)],
     /// What the page says of itself outside its blocks.
     pub text: &'a PageText,
-    /// The rows the comment detector and the combined model share, once computed
-    /// ([`Scoring::shared_rows`]): an empty cell for each page.
-    pub shared: &'a OnceCell<SharedRows>,
+    /// What the page computes once for more than one detector ([`Scoring::once`]): an empty
+    /// cell for each page.
+    pub memo: &'a OnceCell<Box<dyn Any>>,
 }
 
 impl<'a> Scoring<'a> {
-    /// The rows the comment detector and the combined model share, computed by the first of
-    /// them that runs on the page's `blocks`.
-    pub fn shared_rows(&self, blocks: &[Block]) -> &'a SharedRows {
-        self.shared
-            .get_or_init(|| SharedRows::of(blocks, self.regions))
+    /// The page's value that `make` makes, made for the first detector that asks and kept for
+    /// the others: the rows the comment detector and the combined model share
+    /// ([`super::combined::SharedRows`]). A page keeps one type of value; another panics.
+    pub fn once<T: Any>(&self, make: impl FnOnce() -> T) -> &'a T {
+        self.memo
+            .get_or_init(|| Box::new(make()))
+            .downcast_ref()
+            .expect("a page keeps one type of value")
     }
 }
 
