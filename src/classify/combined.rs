@@ -313,7 +313,7 @@ pub(crate) fn region_features(blocks: &[Block], regions: &[(u32, u32)]) -> Vec<[
 }
 
 /// The rows of a page's blocks that the comment detector's features and the combined model's
-/// share ([`cue_features`], [`kind_features`], [`region_features`]), computed once a page
+/// share (its cue, kind and region feature groups), computed once a page
 /// ([`SharedRows::of_page`]). They read the blocks' text, markup and jusText's and
 /// boilerpipe's columns, which both detectors come after.
 #[derive(Debug, Clone, PartialEq)]
