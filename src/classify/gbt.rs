@@ -186,13 +186,7 @@ impl Flat {
         assert!(feature.iter().all(|&f| (f as usize) < nf));
         let mut columns = vec![0f32; nf * LANES];
         for (rows, z) in rows.chunks(nf * LANES).zip(z.chunks_mut(LANES)) {
-            // A short last chunk repeats its last row in the unused lanes.
-            for k in 0..LANES {
-                let row = k.min(z.len() - 1) * nf;
-                for (f, &x) in rows[row..row + nf].iter().enumerate() {
-                    columns[f * LANES + k] = x;
-                }
-            }
+            to_columns(rows, nf, z.len(), &mut columns);
             let mut lanes = [0f32; LANES];
             lanes[..z.len()].copy_from_slice(z);
             // SAFETY: AVX2 is enabled; every load reads LANES floats of `columns` at a
@@ -226,13 +220,7 @@ impl Flat {
         let (feature, threshold) = levels;
         let mut columns = vec![0f32; nf * LANES];
         for (rows, z) in rows.chunks(nf * LANES).zip(z.chunks_mut(LANES)) {
-            // A short last chunk repeats its last row in the unused lanes.
-            for k in 0..LANES {
-                let row = k.min(z.len() - 1) * nf;
-                for (f, &x) in rows[row..row + nf].iter().enumerate() {
-                    columns[f * LANES + k] = x;
-                }
-            }
+            to_columns(rows, nf, z.len(), &mut columns);
             let mut sum = [0f32; LANES];
             sum[..z.len()].copy_from_slice(z);
             for (t, leaf) in self.leaf.chunks_exact(leaves).enumerate() {
@@ -332,6 +320,18 @@ impl Default for TrainConfig {
             subsample: 1.0,
             colsample: 1.0,
             oblivious: true,
+        }
+    }
+}
+
+/// Up to [`LANES`] rows (`nf` features each, `used` of them) laid out by column, `LANES` values
+/// per feature, for the level kernels; a short chunk repeats its last row in the unused lanes.
+#[inline(always)]
+fn to_columns(rows: &[f32], nf: usize, used: usize, columns: &mut [f32]) {
+    for k in 0..LANES {
+        let row = k.min(used - 1) * nf;
+        for (f, &x) in rows[row..row + nf].iter().enumerate() {
+            columns[f * LANES + k] = x;
         }
     }
 }
