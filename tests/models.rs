@@ -424,6 +424,16 @@ fn eval_leaves_one_source_out_with_page_types_and_snippets() {
                 .iter()
                 .all(|b| b["bpv"].is_number() && b["kept"].is_boolean())
     );
+    // Each block's comment probability and the scorer's own decision, of which `kept` follows
+    // under --comments drop: a block is kept when the scorer keeps it and it is no comment.
+    for l in &lines {
+        for b in l["blocks"].as_array().unwrap() {
+            let p = b["comment"].as_f64().unwrap_or_else(|| panic!("{b}"));
+            assert!((0.0..=1.0).contains(&p), "{b}");
+            let scored = b["scored"].as_bool().unwrap();
+            assert_eq!(b["kept"].as_bool().unwrap(), scored && p < 0.5, "{b}");
+        }
+    }
     // With the words, cues, path and depth of each block and the label it was trained with:
     // the article's own words are content, the navigation and footer boilerplate.
     let label = |needle: &str| {

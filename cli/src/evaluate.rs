@@ -79,11 +79,12 @@ pub(super) struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Also write every page's blocks as JSON lines to this file (`set`, `page_id`, and
-    /// `blocks`: each block's `text`, `bpv`, whether it was kept, its `words`, structural `cues`
-    /// (bits of the html module's `cue`), a hash of its path of tag names and classes (`path`,
-    /// as a string), its `depth`, and, under --cv and --loso with the combined scorer, the
-    /// combined model's training `label`: 1 content, 0 boilerplate, null unlabelled), to study
-    /// decisions.
+    /// `blocks`: each block's `text`, `bpv`, whether it was kept, whether the scorer kept it
+    /// before --comments (`scored`), its `comment` probability (null when the detector did not
+    /// run), its `words`, structural `cues` (bits of the html module's `cue`), a hash of its
+    /// path of tag names and classes (`path`, as a string), its `depth`, and, under --cv and
+    /// --loso with the combined scorer, the combined model's training `label`: 1 content, 0
+    /// boilerplate, null unlabelled), to study decisions.
     #[arg(long, value_name = "FILE", conflicts_with = "texts")]
     dump_blocks: Option<PathBuf>,
     /// Also write the combined model's input rows of every block to this file, as
@@ -119,10 +120,10 @@ impl EvalArgs {
     }
 }
 
-/// Which blocks of a page the scorer chosen for `eval` keeps: those whose `bpv` under its
-/// decision is at most --threshold, the bias's equivalent for `ngram`, or the decision's own
-/// cut ([`analyze::decision_threshold`]).
-pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
+/// Which blocks of a page the scorer chosen for `eval` keeps before --comments: those whose
+/// `bpv` under its decision is at most --threshold, the bias's equivalent for `ngram`, or the
+/// decision's own cut ([`analyze::decision_threshold`]).
+fn scored(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
     let Some(scorer) = a.decision() else {
         return vec![true; blocks.len()];
     };
@@ -135,9 +136,19 @@ pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
             analyze::decision_threshold(blocks, scorer, a.model.favor)
         }
     });
+    blocks.iter().map(|b| bpv(b) <= threshold).collect()
+}
+
+/// Which blocks of a page `eval` keeps: those [`scored`] keeps, comment blocks as --comments
+/// says.
+pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
+    if a.decision().is_none() {
+        return vec![true; blocks.len()];
+    }
     blocks
         .iter()
-        .map(|b| a.model.comments.decide(b.comment, bpv(b) <= threshold))
+        .zip(scored(a, blocks))
+        .map(|(b, s)| a.model.comments.decide(b.comment, s))
         .collect()
 }
 
@@ -373,9 +384,11 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
             let label = |j: usize| labels.as_ref().and_then(|l| l[i].get(j).copied().flatten());
             let line = serde_json::json!({
                 "set": sets[*set], "page_id": page.id,
-                "blocks": blocks.iter().zip(kept(&a, blocks)).enumerate().map(|(j, (b, k))| {
+                "blocks": blocks.iter().zip(kept(&a, blocks)).zip(scored(&a, blocks)).enumerate().map(|(j, ((b, k), s))| {
+                    let p = classify::comment::of(b);
                     serde_json::json!({
-                        "text": b.text, "bpv": b.bpv, "kept": k,
+                        "text": b.text, "bpv": b.bpv, "kept": k, "scored": s,
+                        "comment": (!p.is_nan()).then_some(p),
                         "words": b.stats.words, "cues": b.cues,
                         "path": b.path.to_string(), "depth": b.depth, "label": label(j),
                     })
