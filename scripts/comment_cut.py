@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""What the comment detector's cut does to held-out bag-of-words F1.
+
+Reads the block dump of one `cowrex eval --loso --dump-blocks` run (each block's held-out
+comment probability and the scorer's own decision, `scored`), keeps under `--comments drop`
+the blocks the scorer keeps whose comment probability is below each cut, and scores those
+texts with `cowrex eval --texts` on the same pages. Prints macro and per-set F1 for each cut,
+and a nested estimate that tunes nothing on the set it scores: each set is scored at the cut
+that is best on the other sets, so the choice of the cut is held out too.
+
+    python3 scripts/comment_cut.py --dump BLOCKS.jsonl [--bin target/release/cowrex] \\
+        [--cuts 0.5,0.6,...] ../shared/data/pages ../shared/data/snippets
+
+The dump at cut 0.5 (the shipped one) reproduces the run's own figures, which the script
+checks against the run's `--json` when given one (`--json`).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def texts_at(dump_lines, cut):
+    """Each page's text under --comments drop with comment blocks those at `cut` or above."""
+    out = []
+    for page in dump_lines:
+        kept = [
+            b["text"]
+            for b in page["blocks"]
+            if b["scored"] and (b["comment"] is None or b["comment"] < cut)
+        ]
+        out.append({"page_id": page["page_id"], "text": "\n".join(kept)})
+    return out
+
+
+def score(binary, dirs, sets, texts, tmp):
+    """`cowrex eval --texts`'s JSON report of these texts."""
+    texts_file = os.path.join(tmp, "texts.jsonl")
+    json_file = os.path.join(tmp, "report.json")
+    with open(texts_file, "w", encoding="utf-8") as f:
+        for t in texts:
+            f.write(json.dumps(t, ensure_ascii=False) + "\n")
+    subprocess.run(
+        [binary, "eval", *dirs, *(["--sets", sets] if sets else []), "--texts", texts_file]
+        + ["--json", json_file],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    with open(json_file, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dirs", nargs="+", help="the page directories the run evaluated")
+    ap.add_argument("--dump", required=True, help="the run's --dump-blocks file")
+    ap.add_argument("--json", help="the run's --json report, to check cut 0.5 against")
+    ap.add_argument("--sets", help="the sets the run evaluated (eval's --sets)")
+    ap.add_argument("--bin", default="target/release/cowrex")
+    ap.add_argument(
+        "--cuts",
+        default="0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.01",
+        help="comment probabilities from which a block is a comment (1.01: none is)",
+    )
+    a = ap.parse_args()
+    cuts = [float(c) for c in a.cuts.split(",")]
+    with open(a.dump, encoding="utf-8") as f:
+        dump_lines = [json.loads(line) for line in f]
+    reports = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for cut in cuts:
+            reports[cut] = score(a.bin, a.dirs, a.sets, texts_at(dump_lines, cut), tmp)
+            print(f"cut {cut}: macro F1 {reports[cut]['macro']['f1']:.4f}", file=sys.stderr)
+    gold_sets = [s for s, v in reports[cuts[0]]["sets"].items() if "f1" in v]
+    if a.json and 0.5 in reports:
+        with open(a.json, encoding="utf-8") as f:
+            run = json.load(f)
+        for s in gold_sets:
+            mine, theirs = reports[0.5]["sets"][s]["f1"], run["sets"][s]["f1"]
+            if abs(mine - theirs) > 1e-9:
+                sys.exit(f"cut 0.5 gives {s} F1 {mine}, the run {theirs}: not the same decisions")
+        print("cut 0.5 reproduces the run's F1 on every set")
+
+    def f1(cut, s):
+        return reports[cut]["sets"][s]["f1"]
+
+    def forum(cut):
+        kinds = reports[cut]["sets"].get("wcxb-dev", {}).get("kinds", {})
+        return kinds.get("forum", {}).get("f1")
+
+    snippet_sets = [
+        s for s, v in reports[cuts[0]]["sets"].items() if "f1" not in v and "snippets" in v
+    ]
+    print(
+        "| cut | "
+        + " | ".join(gold_sets)
+        + " | wcxb forum | macro P | macro R | macro F1 |"
+        + "".join(f" {s} snippets P / R |" for s in snippet_sets)
+    )
+    print("|---" * (len(gold_sets) + 5 + len(snippet_sets)) + "|")
+    for cut in cuts:
+        m = reports[cut]["macro"]
+        fo = forum(cut)
+        row = [f"{f1(cut, s):.4f}" for s in gold_sets]
+        row += [f"{fo:.4f}" if fo is not None else "–"]
+        row += [f"{m['precision']:.4f}", f"{m['recall']:.4f}", f"**{m['f1']:.4f}**"]
+        for sn in snippet_sets:
+            v = reports[cut]["sets"][sn]["snippets"]
+            row.append(f"{v['precision']:.4f} / {v['recall']:.4f}")
+        print(f"| {cut} | " + " | ".join(row) + " |")
+    # Nested: each set at the cut best on the others (ties to the lower cut).
+    nested = {}
+    for s in gold_sets:
+        others = [o for o in gold_sets if o != s]
+        best = max(cuts, key=lambda c: (sum(f1(c, o) for o in others), -c))
+        nested[s] = (best, f1(best, s), reports[best]["sets"][s]["precision"])
+    chosen = max(cuts, key=lambda c: (reports[c]["macro"]["f1"], -c))
+    print()
+    print("nested (each set at the cut best on the other sets):")
+    for s, (c, f, _) in nested.items():
+        print(f"  {s}: cut {c}, F1 {f:.4f}")
+    n = len(nested)
+    print(
+        f"  macro F1 {sum(f for _, f, _ in nested.values()) / n:.4f}, "
+        f"macro P {sum(p for _, _, p in nested.values()) / n:.4f}"
+    )
+    print(f"best on all sets: cut {chosen}")
+
+
+if __name__ == "__main__":
+    main()
