@@ -3,7 +3,7 @@
 
 # make_crawl BASE: five inputs under a Common Crawl-like tree in BASE: the bundled samples,
 # twice, and the sample a third time, as an ARC file and as a .warc.zst with its dictionary
-# frame (scripts/zstd_warc.py; PyPI's zstandard, installed when missing). Prints their
+# frame (scripts/gen/zstd_warc.py; PyPI's zstandard, installed when missing). Prints their
 # relative paths, sorted (a manifest).
 make_crawl() {
   local base=$1 seg
@@ -14,7 +14,7 @@ make_crawl() {
   cp fixtures/sample.warc.gz "$base/crawl-data/TEST/segments/0/warc/sample-0.warc.gz"
   cp fixtures/sample-arc.arc.gz "$base/crawl-data/TEST/segments/1/warc/sample-1.arc.gz"
   python3 -c "import zstandard" 2>/dev/null || python3 -m pip install -q zstandard >&2
-  python3 scripts/zstd_warc.py --dictionary fixtures/sample.warc.gz "$base/crawl-data/TEST/segments/1/warc/sample-2.warc.zst"
+  python3 scripts/gen/zstd_warc.py --dictionary fixtures/sample.warc.gz "$base/crawl-data/TEST/segments/1/warc/sample-2.warc.zst"
   (cd "$base" && find crawl-data -name '*.warc.gz' -o -name '*.arc.gz' -o -name '*.warc.zst' | sort)
 }
 

@@ -4,7 +4,7 @@
 # the toy detector's tests (the `toy-detector` feature: a detector added in one file and one
 # registry line shows in the command line's outputs and in Python), in a debug build so that
 # the release binary stays without it, and with the package built with it in a virtual
-# environment of its own; last, the portable wheel (scripts/test_wheel.sh: built, installed where
+# environment of its own; last, the portable wheel (scripts/check/test_wheel.sh: built, installed where
 # there is no Rust toolchain, and compared with target/release/cowrex).
 #
 # --quick leaves out the slow tests, for the loop of a change: the models' reproductions
@@ -49,4 +49,4 @@ toy=target/pytest-venv-toy
 MATURIN_PEP517_ARGS="--features toy-detector" \
     "$toy/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 COWREX_TOY=1 "$toy/bin/python" -m pytest -q -p no:cacheprovider python/tests/test_api.py -k toy
-sh scripts/test_wheel.sh
+sh scripts/check/test_wheel.sh

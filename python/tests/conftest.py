@@ -13,9 +13,10 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "fixtures"
 SHARED = REPO.parent / "shared" / "data"
 
-sys.path.insert(0, str(REPO / "scripts"))
-import s3_server  # noqa: E402  (scripts/s3_server.py)
-from zstd_warc import warc_records, zstd_warc  # noqa: E402,F401  (scripts/zstd_warc.py)
+sys.path.insert(0, str(REPO / "scripts" / "check"))
+sys.path.insert(0, str(REPO / "scripts" / "gen"))
+import s3_server  # noqa: E402  (scripts/check/s3_server.py)
+from zstd_warc import warc_records, zstd_warc  # noqa: E402,F401  (scripts/gen/zstd_warc.py)
 
 
 # A slow test (minutes): skipped in a quick run (`sh scripts/test.sh --quick` sets COWREX_QUICK);
@@ -50,7 +51,7 @@ def shared_pages(limit_per_set: int):
 
 @pytest.fixture(scope="session")
 def s3(tmp_path_factory):
-    """The endpoint of a real S3-compatible server on loopback (scripts/s3_server.py: SeaweedFS,
+    """The endpoint of a real S3-compatible server on loopback (scripts/check/s3_server.py: SeaweedFS,
     as tests/s3.rs uses it), with bucket ``bkt`` (private) holding ``crawl/sample.warc.gz``.
     Without the server the tests that use it skip, unless ``COWREX_S3_TESTS=1``."""
     try:

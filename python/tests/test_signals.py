@@ -1,6 +1,6 @@
 """Quality signals: `Document.signals`, `Block.c4`, `cowrex.filter_reason`, the datatrove steps'
 metadata, and the agreement of the presets with datatrove's own filters
-(scripts/signals_agreement.py on ../shared/data)."""
+(scripts/accuracy/signals_agreement.py on ../shared/data)."""
 
 import re
 import subprocess
@@ -65,7 +65,7 @@ def test_the_presets_agree_with_datatrove(tmp_path):
         pytest.skip(f"SKIPPED: {SHARED} is absent; this test needs ../shared/data")
     work = tmp_path
     r = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "signals_agreement.py"), "--cowrex", cowrex_bin(), "--work", str(work)],
+        [sys.executable, str(REPO / "scripts" / "accuracy" / "signals_agreement.py"), "--cowrex", cowrex_bin(), "--work", str(work)],
         capture_output=True,
         text=True,
     )

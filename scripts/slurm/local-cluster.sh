@@ -120,7 +120,7 @@ same_corpus "$work/single" "$out"
 echo "OK: the Slurm job array processed the manifest end to end ($(cd "$out" && find . -name '*.done.json' | wc -l) inputs done)"
 
 # 2. Stopped before a time limit, requeued, finished.
-python3 scripts/slow_http.py "$base" "$work/port" 40000 &
+python3 scripts/check/slow_http.py "$base" "$work/port" 40000 &
 server=$!
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 url="http://127.0.0.1:$(cat "$work/port")/"

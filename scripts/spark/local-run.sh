@@ -7,7 +7,7 @@
 # missing one failed without stopping the others, that the outputs equal a single `cowrex
 # process --manifest` run, and that a rerun skips the five. Both jobs again with the same
 # manifest under `--input-base s3://bkt/` (a SeaweedFS server on loopback that holds the
-# tree, scripts/s3_server.py): the same outputs. Then the
+# tree, scripts/check/s3_server.py): the same outputs. Then the
 # near-duplicate job (cowrex_dedup_spark.py): its blacklist of that run's output tree, and of
 # the 40-document corpus of tests/corpus.rs, is byte-identical to `cowrex dedup`'s; a damaged
 # shingle file is named in its summary and fails it only with --strict.
@@ -85,7 +85,7 @@ echo "$again"
 echo "OK: the Python Spark job wrote the JSON lines of cowrex process, and a rerun skipped every input"
 
 # The same manifest read from S3: the tree in bucket bkt of a server on loopback.
-python3 scripts/s3_server.py "$work/s3" --upload "$base" --env-file "$work/s3.env" >"$work/s3.log" 2>&1 &
+python3 scripts/check/s3_server.py "$work/s3" --upload "$base" --env-file "$work/s3.env" >"$work/s3.log" 2>&1 &
 s3_server=$!
 trap 'kill "$s3_server" 2>/dev/null || true; wait "$s3_server" 2>/dev/null || true; if [ "${passed:-0}" = 1 ]; then rm -rf "$work"; else echo "outputs kept in $work" >&2; fi' EXIT
 for _ in $(seq 600); do [ -s "$work/s3.env" ] || ! kill -0 "$s3_server" 2>/dev/null && break; sleep 0.2; done

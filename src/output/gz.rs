@@ -2,7 +2,7 @@
 //! series of gzip members of about 1 MiB of text each, compressed by libdeflate.
 //!
 //! libdeflate compresses a whole buffer at a time, about 2.5 times faster than zlib-rs's
-//! streaming encoder at the same size (`scripts/bench.py`; `docs/performance.md`, "Output compression"). Concatenated
+//! streaming encoder at the same size (`scripts/bench/bench.py`; `docs/performance.md`, "Output compression"). Concatenated
 //! members are one valid gzip stream (RFC 1952): `zcat`, Python's `gzip` and
 //! `flate2::read::MultiGzDecoder` read them as one text. Where the members end depends only on
 //! the sequence of writes, so the output stays deterministic.

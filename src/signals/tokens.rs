@@ -11,7 +11,7 @@
 //! (`Mr.`, `e.g.`, `Jan.`) and emoticons stay whole, and are joined again where splitting cut
 //! them (`''`, `and/or`); English contractions split as spaCy's exceptions split them
 //! (`don't` → `do` `n't`, `dont` → `do` `nt`, `I'm` → `I` `'m`). What spaCy's exception tables
-//! hold beyond this (of some 1,300 entries) is not rebuilt: `scripts/signals_agreement.py`
+//! hold beyond this (of some 1,300 entries) is not rebuilt: `scripts/accuracy/signals_agreement.py`
 //! (which `python/tests/test_signals.py` runs) measures how far the figures and decisions agree.
 
 /// Units spaCy splits off a number (`5km` → `5` `km`).

@@ -17,7 +17,7 @@
   fixtures/cjk-ja.html      menu of short links, an article of several paragraphs and a footer:
                             scripts written without spaces between words (tests/words.rs).
 
-Run from the repository root: python3 scripts/make_fixtures.py
+Run from the repository root: python3 scripts/gen/make_fixtures.py
 """
 import gzip
 import io

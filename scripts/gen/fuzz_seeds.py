@@ -6,7 +6,7 @@ record, damaged), HTTP response blocks with charsets, HTML pages in both tokeniz
 cases, shingle lines and manifests. The fuzzers grow the corpora from them
 (fuzz/corpus/ is not committed; see fuzz/README.md).
 
-Run from the repository root: python3 scripts/fuzz_seeds.py
+Run from the repository root: python3 scripts/gen/fuzz_seeds.py
 """
 import gzip
 import io

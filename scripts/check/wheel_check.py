@@ -1,4 +1,4 @@
-"""The checks of scripts/test_wheel.sh: the installed wheel against the workspace build.
+"""The checks of scripts/check/test_wheel.sh: the installed wheel against the workspace build.
 
     python wheel_check.py cli COWREX DIR      run the command line's cases with COWREX, into DIR
     python wheel_check.py compare REF DIR     the cases of DIR give what REF's did
@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+REPO = pathlib.Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "fixtures" / "sample.warc.gz"
 PAGES = [REPO / "fixtures" / "cjk-ja.html", REPO / "fixtures" / "cjk-zh.html"]
 

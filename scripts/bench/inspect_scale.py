@@ -2,7 +2,7 @@
 """How `cowrex inspect` and `cowrex report` scale: a page of 100,000 blocks and a run of
 1,000,000 documents, each written and then opened in headless Chromium.
 
-Usage: python3 scripts/inspect_scale.py [--cowrex PATH] [--docs N] [--blocks N]
+Usage: python3 scripts/bench/inspect_scale.py [--cowrex PATH] [--docs N] [--blocks N]
 
 Writes its inputs under target/scale/: a page of --blocks paragraphs (inspected with
 --max-blocks and --max-work raised so that segmentation keeps them all; the inspector draws
@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "target", "scale")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Language-identification agreement between two cowrex binaries on the development pages.
 
-Builds target/lang/pages.warc.gz (as scripts/bench.py builds its WARC) from every page in
+Builds target/lang/pages.warc.gz (as scripts/bench/bench.py builds its WARC) from every page in
 ../shared/data/pages/html/* and ../shared/data/snippets/html/* (if present), runs
 `BIN process --format jsonl` of each binary on it, and compares each document's `language`
 (matched by WARC record ID). Only documents whose blocks hold more than --min-chars characters
@@ -11,7 +11,7 @@ Prints, per language of binary A (`none` = not identified), the documents, how m
 the same language, the agreement, and what B gives instead; then the total. Issue 57's
 criterion for a cheaper identifier is a total agreement of at least 99 %.
 
-Usage: python3 scripts/lang_agreement.py A_BIN B_BIN [--min-chars N] [--env-b NAME=VALUE]...
+Usage: python3 scripts/accuracy/lang_agreement.py A_BIN B_BIN [--min-chars N] [--env-b NAME=VALUE]...
 """
 import argparse
 import collections
@@ -22,10 +22,10 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "..", "shared", "data")
 OUT = os.path.join(ROOT, "target", "lang")
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 import bench  # noqa: E402  (its WARC builder)
 
 

@@ -22,7 +22,7 @@ How codes are compared (the same for every system): each answer is mapped to the
 individual language as its macrolanguage's (`cmn` as `zh`, `pes` as `fa`, `zsm` as `ms`, `nob`
 as `nb`); `hbs` (Serbo-Croatian) is wrong for `bs`, `hr` and `sr`, as `ms` is for `id`.
 
-Usage: python3 scripts/lid_accuracy.py [BIN] [--baseline BIN] [--files F ...] [--table FILE]
+Usage: python3 scripts/accuracy/lid_accuracy.py [BIN] [--baseline BIN] [--files F ...] [--table FILE]
 """
 import argparse
 import gzip
@@ -35,11 +35,11 @@ import subprocess
 import sys
 from collections import Counter
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "..", "shared", "data", "lid")
 OUT = os.path.join(ROOT, "target", "lid")
 VENV = os.path.join(OUT, "venv")
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 import bench  # noqa: E402  (its WARC records)
 
 # ISO 639-3 (and members of macrolanguages) -> ISO 639-1, for the codes any system answers.

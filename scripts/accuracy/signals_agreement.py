@@ -24,7 +24,7 @@ every document) against those of cowrex's signals stage and of the whole `cowrex
 datatrove and spaCy run offline with spaCy's blank English tokenizer (no model downloads); the
 filters run in parallel processes (-j, default: cores).
 
-Usage: python3 scripts/signals_agreement.py [--cowrex BIN] [--work DIR] [-j N] [--limit N]
+Usage: python3 scripts/accuracy/signals_agreement.py [--cowrex BIN] [--work DIR] [-j N] [--limit N]
            [--min-agreement 0.995] [--report FILE]
 Exit status 1 when a preset agrees on fewer documents than --min-agreement.
 """
@@ -39,8 +39,8 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 DATA = os.path.join(ROOT, "..", "shared", "data")
 SOURCES = [
     (os.path.join(DATA, "pages", "html"), ["*"]),

@@ -4,7 +4,7 @@ WARC specification writes it: one zstd frame per record, and with `--dictionary`
 dictionary frame holding a dictionary trained on the records, which every frame then uses.
 For tests (python/tests, scripts/engine_common.sh); needs PyPI's `zstandard`.
 
-  python3 scripts/zstd_warc.py IN.warc.gz OUT.warc.zst [--dictionary]
+  python3 scripts/gen/zstd_warc.py IN.warc.gz OUT.warc.zst [--dictionary]
 """
 import argparse
 import pathlib

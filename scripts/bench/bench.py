@@ -34,7 +34,7 @@ both WARCs: how close any speed-up of the optional parts alone could bring cowre
 Start-up: `cowrex extract` on a small page (a short article with a menu, a link, an e-mail
 address and a footer), wall time of 21 runs, min/median/max.
 
-Usage: python3 scripts/bench.py [--repeat N] [--baseline BIN] [--older SET] [--floor]
+Usage: python3 scripts/bench/bench.py [--repeat N] [--baseline BIN] [--older SET] [--floor]
 """
 import argparse
 import glob
@@ -48,7 +48,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAGES = os.path.join(ROOT, "..", "shared", "data", "pages", "html")
 OUT = os.path.join(ROOT, "target", "bench")
 VENV = os.path.join(OUT, "venv")

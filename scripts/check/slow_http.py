@@ -2,7 +2,7 @@
 """Serve a directory over HTTP on loopback at a limited rate, so that a run over http(s)
 inputs lasts long enough to be interrupted (used by scripts/slurm/local-cluster.sh).
 
-  python3 scripts/slow_http.py DIR PORT_FILE [BYTES_PER_SECOND]
+  python3 scripts/check/slow_http.py DIR PORT_FILE [BYTES_PER_SECOND]
 
 Binds 127.0.0.1 on a free port and writes the port to PORT_FILE. Ranges are not supported
 (cowrex then skips the bytes it already has). Standard library only.

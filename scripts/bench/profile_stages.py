@@ -12,8 +12,8 @@ Needs `perf` (linux-perf). The stacks are unwound from the binary's unwinding ta
 from its symbols, so the release build serves (built by this script unless `--binary` is given);
 functions inlined into another count for it.
 
-Usage: python3 scripts/profile_stages.py [WARC] [--binary BIN] [--freq HZ] [-- PROCESS_OPTIONS]
-WARC defaults to target/bench/pages.warc.gz (built by scripts/bench.py).
+Usage: python3 scripts/bench/profile_stages.py [WARC] [--binary BIN] [--freq HZ] [-- PROCESS_OPTIONS]
+WARC defaults to target/bench/pages.warc.gz (built by scripts/bench/bench.py).
 """
 import argparse
 import collections
@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # (stage, substrings of a frame's symbol), matched from the outermost frame inwards.
 STAGES = [
@@ -97,7 +97,7 @@ def main():
     args = ap.parse_args(argv[:cut])
     options = argv[cut + 1:]
     if not os.path.exists(args.warc):
-        sys.exit("no %s: run scripts/bench.py first, or name a WARC" % args.warc)
+        sys.exit("no %s: run scripts/bench/bench.py first, or name a WARC" % args.warc)
     if not shutil.which("perf"):
         sys.exit("perf is not installed (Debian: apt-get install linux-perf)")
     binary = args.binary

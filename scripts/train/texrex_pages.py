@@ -13,7 +13,7 @@ The gold text of a page is the text of the blocks texrex's annotators marked as 
 e-mail addresses and hashtags (which cowrex's texts keep, as texrex's do). Pages are converted to
 UTF-8 (see `to_utf8`).
 
-Usage: python3 scripts/texrex_pages.py [OUT]
+Usage: python3 scripts/train/texrex_pages.py [OUT]
 """
 import gzip
 import html
@@ -89,7 +89,7 @@ def gold_text(annotated, lang):
     return "\n".join(lines)
 
 
-SOURCE = pathlib.Path(__file__).resolve().parent.parent.parent / "shared/data/texrex-boilerplate/training_data"
+SOURCE = pathlib.Path(__file__).resolve().parents[3] / "shared/data/texrex-boilerplate/training_data"
 
 
 def convert(out, src=SOURCE):
@@ -122,7 +122,7 @@ def convert(out, src=SOURCE):
 def main():
     if not SOURCE.is_dir():
         sys.exit(f"texrex_pages.py: needs {SOURCE}")
-    root = pathlib.Path(__file__).resolve().parent.parent
+    root = pathlib.Path(__file__).resolve().parents[2]
     out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else root / "target/texrex-pages"
     for name, n in convert(out).items():
         print(f"{name}: {n} pages", file=sys.stderr)

@@ -8,7 +8,7 @@ texts with `cowrex eval --texts` on the same pages. Prints macro and per-set F1 
 and a nested estimate that tunes nothing on the set it scores: each set is scored at the cut
 that is best on the other sets, so the choice of the cut is held out too.
 
-    python3 scripts/comment_cut.py --dump BLOCKS.jsonl [--bin target/release/cowrex] \\
+    python3 scripts/accuracy/comment_cut.py --dump BLOCKS.jsonl [--bin target/release/cowrex] \\
         [--cuts 0.5,0.6,...] ../shared/data/pages ../shared/data/snippets
 
 The dump at cut 0.5 (the shipped one) reproduces the run's own figures, which the script

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time and peak memory of `cowrex dedup` (and of the Spark job) on generated shingle files of growing size.
 
-Usage: python3 scripts/bench_dedup.py [--lines 1000000,10000000,50000000] [--memory 256] [-j 2]
+Usage: python3 scripts/bench/bench_dedup.py [--lines 1000000,10000000,50000000] [--memory 256] [-j 2]
                                       [--spark]
 
 For each size it writes target/bench_dedup/N/ (8 gzipped shingle files of texrex's
@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "target", "bench_dedup")
 sys.path.insert(0, os.path.join(ROOT, "scripts", "spark"))
 from planted_shingles import write_planted  # noqa: E402

@@ -2,7 +2,7 @@
 """Page metadata (title, author, publication date) and structure (headings, list items, tables in
 Markdown) found by cowrex, trafilatura and rs-trafilatura on WCXB's development split.
 
-Usage: python3 scripts/metadata.py [--pages DIR] [--out DIR] [--cowrex PATH] [-j N]
+Usage: python3 scripts/accuracy/metadata.py [--pages DIR] [--out DIR] [--cowrex PATH] [-j N]
                                    [--split dev|held|all] [--failures title|author|date]
                                    [--limit N] [--types article,forum] [--reuse] [--reuse-cowrex]
 
@@ -15,7 +15,7 @@ prints, after the table, every page of the development half where cowrex's FIELD
 (page id, URL, gold, and each tool's value); it refuses any other split, so that the held-back
 half is only ever measured, never looked at.
 
-The peers are installed as by scripts/compare.py (same virtual environment, OUT/venv) and run in
+The peers are installed as by scripts/accuracy/compare.py (same virtual environment, OUT/venv) and run in
 a subprocess inside it, page after page, with the page's URL when the ground truth has one:
 
   trafilatura     trafilatura.bare_extraction(html, url=url, with_metadata=True) for .title,

@@ -10,14 +10,14 @@
 # built-in models and the command line (the `cowrex` console script). Then auditwheel checks
 # the platform tag and that nothing outside manylinux2014's libraries is linked.
 #
-#   sh scripts/build_wheels.sh                                   # this machine's x86-64
-#   sh scripts/build_wheels.sh --target aarch64-unknown-linux-gnu  # ARM (rustup target add it)
+#   sh scripts/gen/build_wheels.sh                                   # this machine's x86-64
+#   sh scripts/gen/build_wheels.sh --target aarch64-unknown-linux-gnu  # ARM (rustup target add it)
 #
 # Arguments go to `maturin build`. maturin, ziglang and auditwheel are installed into a
 # virtual environment under target/; Cargo builds in target/wheel-build, apart from the
 # workspace's builds, whose C code is compiled by the system's compiler.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tools=target/wheel-tools
 [ -x "$tools/bin/python" ] || python3 -m venv "$tools"
 "$tools/bin/python" -m pip install -q "maturin==1.16.0" "ziglang==0.17.1" "auditwheel==6.8.2"

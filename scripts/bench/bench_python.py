@@ -15,21 +15,21 @@ the CLI's figure that the package is compared with). Then:
 
   * a thread pool (1, 2, 4 threads) sharing one Extractor over the pages: wall-clock speed-up;
   * cowrex.read_warc(WARC, threads=1) against fastwarc + resiliparse on the bench WARC of
-    scripts/bench.py (all pages), CPU seconds of the whole iteration, median of the rounds.
+    scripts/bench/bench.py (all pages), CPU seconds of the whole iteration, median of the rounds.
 
 The package and the peers are installed into target/bench/python-venv on first use (the
 package from ./python, rebuilt on every run).
 
-Usage: python3 scripts/bench_python.py [--repeat N] [--step K]
+Usage: python3 scripts/bench/bench_python.py [--repeat N] [--step K]
 """
 import argparse
 import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import bench  # noqa: E402  (the bench WARC and CPU measurement of scripts/bench.py)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402  (the bench WARC and CPU measurement of scripts/bench/bench.py)
 
 VENV = os.path.join(bench.OUT, "python-venv")
 

@@ -2,9 +2,9 @@
 # Retrain every model in models/ from ../shared/data with cowrex's own code, byte-identically,
 # and print the cross-validated figures that docs/models.md reports.
 #
-# Usage: sh scripts/train_models.sh   (from anywhere; about 20 minutes on 2 cores; needs gpg)
+# Usage: sh scripts/train/train_models.sh   (from anywhere; about 20 minutes on 2 cores; needs gpg)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DATA=../shared/data
 if [ ! -d "$DATA/texrex" ] || [ ! -d "$DATA/pages" ] || [ ! -d "$DATA/snippets" ] || [ ! -d "$DATA/texrex-boilerplate" ] || [ ! -d "$DATA/blocks" ]; then
     echo "train_models.sh: needs $DATA/texrex, $DATA/texrex-boilerplate, $DATA/pages, $DATA/snippets and $DATA/blocks" >&2
@@ -27,7 +27,7 @@ trap 'rm -rf "$TMP"' EXIT
 for pair in en:eng de:deu fr:fra sv:swe; do
     lang=${pair%%:*}; code=${pair##*:}
     echo "== profile-$lang.prof"
-    python3 scripts/profile_texts.py "$lang" "$TMP/$lang.jsonl"
+    python3 scripts/train/profile_texts.py "$lang" "$TMP/$lang.jsonl"
     "$COWREX" train profile --lang "$code" -o "models/profile-$lang.prof" "$TMP/$lang.jsonl" "$DATA/pages/ground-truth"
 done
 echo "== markup.words.gz"

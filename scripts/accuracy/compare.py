@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare cowrex's scorers with other extractors on the same pages and the same metric.
 
-Usage: python3 scripts/compare.py [--pages DIR ...] [--sets a,b] [--out DIR] [--no-cv] [--cv-by site] [--reuse]
+Usage: python3 scripts/accuracy/compare.py [--pages DIR ...] [--sets a,b] [--out DIR] [--no-cv] [--cv-by site] [--reuse]
 
 Installs trafilatura, rs-trafilatura, resiliparse, justext and boilerpy3 from PyPI into a
 virtual environment (OUT/venv, on first use), runs each of them (trafilatura twice: with its
@@ -42,7 +42,7 @@ import random
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 PEERS = ["trafilatura", "rs-trafilatura", "resiliparse", "justext", "boilerpy3"]
 # The tools run: the peers, and trafilatura once more without comment sections (its default keeps

@@ -2,7 +2,7 @@
 """Worst cases cowrex meets in a crawl: the slowest pages per MB one can build, and peak memory
 of `cowrex process -j2` on hostile WARC files.
 
-Usage: python3 scripts/hostile.py [--out DIR] [--repeat N] [--skip-memory]
+Usage: python3 scripts/bench/hostile.py [--out DIR] [--repeat N] [--skip-memory]
 
 Pages: each hostile page (deep nesting with text, 10^5 tiny blocks, a 300×300 table, 2·10^5
 attributes on one tag, 2·10^5 nested inline tags, 10^5 links, long class lists, many distinct
@@ -34,7 +34,7 @@ import tempfile
 import time
 import zlib
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORDS = ["alpha", "beta", "gamma", "delta", "river", "stone", "house", "light", "music", "green",
          "market", "winter", "garden", "letter", "forest", "window"]
 

@@ -7,7 +7,7 @@ and prints the accuracy at the default decision. Used in docs/models.md to show 
 paper's fr and sv figures are out of reach on these data sets for any classifier, not only for
 cowrex's MLP.
 
-Usage: pip install scikit-learn && python3 scripts/feature_ceiling.py [en de fr sv]
+Usage: pip install scikit-learn && python3 scripts/accuracy/feature_ceiling.py [en de fr sv]
 """
 import os
 import sys
@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.model_selection import cross_val_predict
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "texrex")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data", "texrex")
 
 
 def load(lang):

@@ -2,10 +2,10 @@
 """The shipped models against other extractors on pages none of cowrex's models was trained or
 tuned on: texrex's 426 annotated documents (German, English, French, Swedish; crawled 2011-2014).
 
-Usage: python3 scripts/unseen.py [--out DIR]   (about 3 minutes on 2 cores once the peers are
+Usage: python3 scripts/accuracy/unseen.py [--out DIR]   (about 3 minutes on 2 cores once the peers are
 installed in DIR/venv; needs gpg and ../shared/data/texrex-boilerplate)
 
-The pages are converted by scripts/texrex_pages.py (gold text: the blocks texrex's annotators
+The pages are converted by scripts/train/texrex_pages.py (gold text: the blocks texrex's annotators
 kept). The combined model, the n-gram models and every threshold were trained and chosen on
 ../shared/data/pages only. texrex's MLPs, though, were trained on exactly these pages (their
 training sets are these blocks' features), so the MLP score they give the combined model would
@@ -14,10 +14,10 @@ language are split into 5 folds (page i in fold i mod 5, in ground-truth order),
 trained on the other folds' blocks (texrex's own features and labels, `cowrex train mlp`, the
 shipped models' settings), and the fold's pages are scored with it (`--model`), by the combined
 model and by the MLP alone. jusText and boilerpipe are not trained. The peers run as in
-scripts/compare.py (same virtual environment and extraction code; jusText with the page
+scripts/accuracy/compare.py (same virtual environment and extraction code; jusText with the page
 language's stop-word list), and `cowrex eval` scores every tool with the same metric.
 
-Prints the table of scripts/compare.py, the same split into the pages whose gold text has words
+Prints the table of scripts/accuracy/compare.py, the same split into the pages whose gold text has words
 and those whose annotators kept nothing (where F1 is 1 only for an empty extraction), and the
 page-by-page comparison of the combined model with trafilatura.
 """
@@ -30,9 +30,11 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "train"))
 import compare  # noqa: E402
-import texrex_pages  # noqa: E402
+import texrex_pages  # noqa: E402  (scripts/train/texrex_pages.py)
 
 FOLDS = 5
 STOPLISTS = {"de": "German", "en": "English", "fr": "French", "sv": "Swedish"}

@@ -13,7 +13,7 @@ leaves it out, as it takes a minute per binary and configuration).
 
 Prints each difference (the file, and the first differing line) and exits 1 if there is any.
 
-Usage: python3 scripts/same_outputs.py A_BIN B_BIN [--no-bench] [--keep DIR]
+Usage: python3 scripts/check/same_outputs.py A_BIN B_BIN [--no-bench] [--keep DIR]
 """
 import argparse
 import glob
@@ -25,9 +25,9 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "..", "shared", "data")
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 import bench  # noqa: E402  (its WARC builder)
 
 # The configurations: every format and optional output; the non-default scorer paths.
