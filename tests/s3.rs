@@ -79,7 +79,9 @@ impl Weed {
                 std::env::var("COWREX_S3_TESTS").as_deref() != Ok("1"),
                 "COWREX_S3_TESTS=1 but the S3 server could not be installed (scripts/check/s3_server.sh)"
             );
-            eprintln!("SKIPPED: no S3 server (scripts/check/s3_server.sh could not install SeaweedFS)");
+            eprintln!(
+                "SKIPPED: no S3 server (scripts/check/s3_server.sh could not install SeaweedFS)"
+            );
             return None;
         };
         let config = dir.join("s3.json");

@@ -149,7 +149,8 @@ pub fn comment_labels(
     super::page_comment_labels(&annotated, &list, docs, &page_sources(pages))
 }
 
-/// The texts another tool extracted from the pages (`eval --texts`), in page order.
+/// The texts another tool extracted from the pages (`eval --texts`), in page order; pages of
+/// the same id (a set may hold a page twice) get the same text.
 pub fn read_texts(file: &Path, pages: &SetPages) -> Result<Vec<String>, Error> {
     let bytes = std::fs::read(file).map_err(|e| Error::input(file.display(), e))?;
     let content = String::from_utf8_lossy(&bytes);
@@ -166,6 +167,31 @@ pub fn read_texts(file: &Path, pages: &SetPages) -> Result<Vec<String>, Error> {
     }
     Ok(pages
         .iter()
-        .map(|(_, p)| by_id.remove(&p.id).unwrap_or_default())
+        .map(|(_, p)| by_id.get(&p.id).cloned().unwrap_or_default())
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_twice_gets_its_text_twice() {
+        let page = |id: &str| GoldPage {
+            id: id.to_owned(),
+            url: String::new(),
+            gold: Some("gold".to_owned()),
+            comments: None,
+            path: PathBuf::new(),
+            kind: None,
+            with: Vec::new(),
+            without: Vec::new(),
+        };
+        let pages: SetPages = vec![(0, page("a")), (0, page("b")), (1, page("a"))];
+        let file = std::env::temp_dir().join(format!("cowrex-texts-{}.jsonl", std::process::id()));
+        std::fs::write(&file, "{\"page_id\": \"a\", \"text\": \"Text of a.\"}\n").unwrap();
+        let texts = read_texts(&file, &pages);
+        std::fs::remove_file(&file).unwrap();
+        assert_eq!(texts.unwrap(), ["Text of a.", "", "Text of a."]);
+    }
 }
