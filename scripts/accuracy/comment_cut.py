@@ -9,10 +9,11 @@ and a nested estimate that tunes nothing on the set it scores: each set is score
 that is best on the other sets, so the choice of the cut is held out too.
 
     python3 scripts/accuracy/comment_cut.py --dump BLOCKS.jsonl [--bin target/release/cowrex] \\
-        [--cuts 0.5,0.6,...] ../shared/data/pages ../shared/data/snippets
+        [--cuts 0.5,0.6,...] [--keep SET,...] ../shared/data/pages ../shared/data/snippets
 
 The dump at cut 0.5 (the shipped one) reproduces the run's own figures, which the script
-checks against the run's `--json` when given one (`--json`).
+checks against the run's `--json` when given one (`--json`). `--keep SETS` scores those sets
+under `--comments keep` instead, for sets whose gold keeps readers' comments.
 """
 
 import argparse
@@ -23,15 +24,19 @@ import sys
 import tempfile
 
 
-def texts_at(dump_lines, cut):
-    """Each page's text under --comments drop with comment blocks those at `cut` or above."""
+def texts_at(dump_lines, cut, keep_sets=()):
+    """Each page's text with comment blocks those at `cut` or above: under --comments drop,
+    or --comments keep for the pages of `keep_sets`."""
     out = []
     for page in dump_lines:
-        kept = [
-            b["text"]
-            for b in page["blocks"]
-            if b["scored"] and (b["comment"] is None or b["comment"] < cut)
-        ]
+        keep = page["set"] in keep_sets
+
+        def kept_block(b):
+            if b["comment"] is None or b["comment"] < cut:
+                return b["scored"]
+            return keep
+
+        kept = [b["text"] for b in page["blocks"] if kept_block(b)]
         out.append({"page_id": page["page_id"], "text": "\n".join(kept)})
     return out
 
@@ -61,21 +66,28 @@ def main():
     ap.add_argument("--sets", help="the sets the run evaluated (eval's --sets)")
     ap.add_argument("--bin", default="target/release/cowrex")
     ap.add_argument(
+        "--keep",
+        default="",
+        help="sets scored under --comments keep (comma-separated: those whose gold keeps "
+        "readers' comments), the others under drop",
+    )
+    ap.add_argument(
         "--cuts",
         default="0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.01",
         help="comment probabilities from which a block is a comment (1.01: none is)",
     )
     a = ap.parse_args()
     cuts = [float(c) for c in a.cuts.split(",")]
+    keep_sets = set(filter(None, a.keep.split(",")))
     with open(a.dump, encoding="utf-8") as f:
         dump_lines = [json.loads(line) for line in f]
     reports = {}
     with tempfile.TemporaryDirectory() as tmp:
         for cut in cuts:
-            reports[cut] = score(a.bin, a.dirs, a.sets, texts_at(dump_lines, cut), tmp)
+            reports[cut] = score(a.bin, a.dirs, a.sets, texts_at(dump_lines, cut, keep_sets), tmp)
             print(f"cut {cut}: macro F1 {reports[cut]['macro']['f1']:.4f}", file=sys.stderr)
     gold_sets = [s for s, v in reports[cuts[0]]["sets"].items() if "f1" in v]
-    if a.json and 0.5 in reports:
+    if a.json and 0.5 in reports and not keep_sets:
         with open(a.json, encoding="utf-8") as f:
             run = json.load(f)
         for s in gold_sets:
@@ -96,7 +108,7 @@ def main():
     ]
     print(
         "| cut | "
-        + " | ".join(gold_sets)
+        + " | ".join(s + (" (keep)" if s in keep_sets else "") for s in gold_sets)
         + " | wcxb forum | macro P | macro R | macro F1 |"
         + "".join(f" {s} snippets P / R |" for s in snippet_sets)
     )
