@@ -37,6 +37,8 @@ macro_rules! set_signal {
 /// What Gopher's figures count that RedPajama-V2's count too.
 #[derive(Clone, Copy)]
 struct Counted {
+    /// Characters of the text.
+    chars: usize,
     /// Lines ([`splitlines`]).
     lines: usize,
     /// Lines ending with `...` or `…` (spaces after them aside).
@@ -109,7 +111,9 @@ fn chars(s: &str) -> usize {
 /// `(duplicates, their characters)` of `items`: datatrove's `find_duplicates`, every
 /// occurrence after the first counted.
 fn find_duplicates<'a>(items: impl IntoIterator<Item = &'a str>) -> (usize, usize) {
-    let mut seen = rustc_hash::FxHashSet::default();
+    let items = items.into_iter();
+    let mut seen =
+        rustc_hash::FxHashSet::with_capacity_and_hasher(items.size_hint().0, Default::default());
     let (mut n, mut c) = (0, 0);
     for s in items {
         if !seen.insert(s) {
@@ -216,32 +220,77 @@ fn remove_citations(line: &str) -> Cow<'_, str> {
 static PHRASES: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
     aho_corasick::AhoCorasick::builder()
         .ascii_case_insensitive(true)
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
         .build(["lorem ipsum", "javascript"].iter().chain(&POLICY))
         .expect("C4's phrases")
 });
 
-/// C4's rules on one line ([`C4Line`]), with and without the terminal-punctuation rule
-/// (`(strict, any_end)`); `sentences` counts the sentences of the line as it is after
-/// citations are removed, when it is kept.
-fn c4_rules(line: &str, sentences: impl FnOnce(&str) -> usize) -> (C4Line, C4Line) {
-    let line = line.trim();
-    let mut n_words = 0;
-    for w in line.split_whitespace() {
-        if w.len() > 1000 && chars(w) > 1000 {
-            return (C4Line::TooLongWord, C4Line::TooLongWord);
+/// What C4's rules need of a line's whitespace-separated words ([`tokens::chunks`]).
+#[derive(Clone, Copy, Default)]
+struct Chunks {
+    /// How many.
+    n: usize,
+    /// One is longer than 1,000 characters.
+    too_long: bool,
+}
+
+/// Parts of C4's phrases in lower case, one in each phrase.
+const PHRASE_PARTS: [&str; 5] = [
+    "lorem ipsum",
+    "javascript",
+    "terms of use",
+    "privacy policy",
+    "cookie",
+];
+
+/// Which of `lines` (of `text`) may hold one of C4's phrases: those where one of
+/// [`PHRASE_PARTS`] is, searched in the whole text in lower case (no phrase spans lines).
+fn phrase_lines(text: &str, lines: &[&str]) -> Vec<bool> {
+    static FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+        std::sync::LazyLock::new(|| {
+            PHRASE_PARTS
+                .iter()
+                .map(memchr::memmem::Finder::new)
+                .collect()
+        });
+    let mut out = vec![false; lines.len()];
+    let lower = text.as_bytes().to_ascii_lowercase();
+    let base = text.as_ptr() as usize;
+    let starts: Vec<usize> = lines.iter().map(|l| l.as_ptr() as usize - base).collect();
+    for finder in FINDERS.iter() {
+        for at in finder.find_iter(&lower) {
+            // The last line starting at or before the part.
+            out[starts.partition_point(|&s| s <= at) - 1] = true;
         }
-        n_words += 1;
     }
-    let line = remove_citations(line);
+    out
+}
+
+/// C4's rules on one line ([`C4Line`]), with and without the terminal-punctuation rule
+/// (`(strict, any_end)`); `chunks`: the line's words' figures, `phrases`: whether the line
+/// may hold one of C4's phrases ([`phrase_lines`]); `sentences` counts the sentences of the
+/// line as it is after citations are removed, when it is kept.
+fn c4_rules(
+    line: &str,
+    chunks: Chunks,
+    phrases: bool,
+    sentences: impl FnOnce(&str) -> usize,
+) -> (C4Line, C4Line) {
+    if chunks.too_long {
+        return (C4Line::TooLongWord, C4Line::TooLongWord);
+    }
+    let line = remove_citations(line.trim());
     let ends = line.ends_with(['.', '?', '!', '"', '\'']) && !line.ends_with("...");
-    let any_end = if n_words < 3 {
+    let any_end = if chunks.n < 3 {
         C4Line::TooFewWords
     } else {
         // Which of C4's phrases the line holds: bit 0 `lorem ipsum`, 1 `javascript`, 2 a
-        // policy.
+        // policy. Removing citations may join one.
         let mut found = 0u8;
-        for m in PHRASES.find_overlapping_iter(line.as_bytes()) {
-            found |= 1 << m.pattern().as_usize().min(2);
+        if phrases || matches!(line, Cow::Owned(_)) {
+            for m in PHRASES.find_overlapping_iter(line.as_bytes()) {
+                found |= 1 << m.pattern().as_usize().min(2);
+            }
         }
         if found & 1 != 0 {
             C4Line::LoremIpsum
@@ -266,7 +315,12 @@ fn c4_rules(line: &str, sentences: impl FnOnce(&str) -> usize) -> (C4Line, C4Lin
 /// C4's rules on one line ([`C4Line`]), its sentences counted from its words (`any_end`:
 /// without the terminal-punctuation rule, as FineWeb runs them).
 pub fn c4_line(line: &str, any_end: bool) -> C4Line {
-    let (strict, any) = c4_rules(line, |l| tokens::sentences(&tokens::words(l)));
+    let mut chunks = Chunks::default();
+    for chunk in tokens::chunks(line) {
+        chunks.n += 1;
+        chunks.too_long |= chars(chunk) > 1000;
+    }
+    let (strict, any) = c4_rules(line, chunks, true, |l| tokens::sentences(&tokens::words(l)));
     if any_end { any } else { strict }
 }
 
@@ -303,36 +357,56 @@ const GRAM_MUL: u64 = 0x9E37_79B9_7F4A_7C15;
 fn ngram_chars(ids: &[u32], lens: &[usize], once: &[bool]) -> ([usize; 3], [usize; 6]) {
     let mut top = [0; 3];
     let mut dup = [0; 6];
-    let hash = |i: usize, n: usize| {
-        ids[i..i + n].iter().fold(0u64, |h, &id| {
-            h.wrapping_mul(GRAM_MUL)
-                .rotate_left(29)
-                .wrapping_add(u64::from(id) + 1)
-        })
+    // The hash of an n-gram: its (n − 1)-gram's, then its last word.
+    let step = |h: u64, id: u32| {
+        h.wrapping_mul(GRAM_MUL)
+            .rotate_left(29)
+            .wrapping_add(u64::from(id) + 1)
     };
-    // repeated[i]: the (n − 1)-gram at i occurs more than once (n = 2: the word).
-    let mut repeated: Vec<bool> = once.iter().map(|&o| !o).collect();
-    let mut candidates: Vec<(u32, u64)> = Vec::with_capacity(ids.len());
-    let mut counts: FxHashMap<u64, (u32, u32)> =
+    // hashes[i]: the hash of the (n − 1)-gram at i, where it may repeat.
+    let mut hashes: Vec<u64> = ids.iter().map(|&id| step(0, id)).collect();
+    // repeated[i]: the (n − 1)-gram at i occurs more than once (n = 2: the word), and a last
+    // `false`; `rep`: those i in order. The loops below keep them without branching on them.
+    let mut repeated: Vec<bool> = once.iter().map(|&o| !o).chain([false]).collect();
+    let mut rep: Vec<u32> = (0..ids.len() as u32)
+        .filter(|&i| repeated[i as usize])
+        .collect();
+    let mut at: Vec<u32> = Vec::with_capacity(ids.len());
+    // The candidates: (position, slot); a slot: (count, first position) of one n-gram.
+    let mut candidates: Vec<(u32, u32)> = Vec::with_capacity(ids.len());
+    let mut slots: Vec<(u32, u32)> = Vec::with_capacity(ids.len());
+    let mut slot_of: FxHashMap<u64, u32> =
         FxHashMap::with_capacity_and_hasher(ids.len(), Default::default());
-    let mut seen: rustc_hash::FxHashSet<u64> =
-        rustc_hash::FxHashSet::with_capacity_and_hasher(ids.len() / 4, Default::default());
+    let mut seen: Vec<bool> = Vec::with_capacity(ids.len());
     for n in 2..=10usize {
         if ids.len() < n {
             break;
         }
         let grams = ids.len() + 1 - n;
         candidates.clear();
-        candidates.extend(
-            (0..grams)
-                .filter(|&i| repeated[i] && repeated[i + 1])
-                .map(|i| (i as u32, hash(i, n))),
-        );
-        counts.clear();
+        slots.clear();
+        slot_of.clear();
         // count, first; an n-gram that occurs once: the first n-gram.
         let mut best: (u32, u32) = (1, 0);
-        for &(i, h) in &candidates {
-            let e = counts.entry(h).or_insert((0, i));
+        // An n-gram whose (n − 1)-grams both repeat: its (n − 1)-gram was a candidate, so
+        // `hashes[i]` holds that one's hash.
+        at.resize(rep.len(), 0);
+        let mut k = 0;
+        for &i in &rep {
+            at[k] = i;
+            k += usize::from(((i as usize) < grams) & repeated[i as usize + 1]);
+        }
+        at.truncate(k);
+        for &i in &at {
+            let i = i as usize;
+            let h = step(hashes[i], ids[i + n - 1]);
+            hashes[i] = h;
+            let slot = *slot_of.entry(h).or_insert_with(|| {
+                slots.push((0, i as u32));
+                slots.len() as u32 - 1
+            });
+            candidates.push((i as u32, slot));
+            let e = &mut slots[slot as usize];
             e.0 += 1;
             let (c, first) = *e;
             if c > best.0 || (c == best.0 && first < best.1) {
@@ -346,10 +420,15 @@ fn ngram_chars(ids: &[u32], lens: &[usize], once: &[bool]) -> ([usize; 3], [usiz
         } else {
             // Left to right, a repeat of an n-gram seen before counts and is skipped whole.
             seen.clear();
+            seen.resize(slots.len(), false);
             let mut next = 0;
-            for &(i, h) in &candidates {
+            for &(i, slot) in &candidates {
                 let i = i as usize;
-                if i < next || counts[&h].0 < 2 || seen.insert(h) {
+                if i < next || slots[slot as usize].0 < 2 {
+                    continue;
+                }
+                if !seen[slot as usize] {
+                    seen[slot as usize] = true;
                     continue;
                 }
                 dup[n - 5] += lens[i..i + n].iter().sum::<usize>();
@@ -357,11 +436,18 @@ fn ngram_chars(ids: &[u32], lens: &[usize], once: &[bool]) -> ([usize; 3], [usiz
             }
         }
         // The n-grams that occur more than once, for n + 1.
-        repeated[..grams].fill(false);
-        repeated.truncate(grams);
-        for &(i, h) in &candidates {
-            repeated[i as usize] = counts[&h].0 > 1;
+        for &i in &rep {
+            repeated[i as usize] = false;
         }
+        rep.resize(candidates.len(), 0);
+        let mut k = 0;
+        for &(i, slot) in &candidates {
+            let r = slots[slot as usize].0 > 1;
+            repeated[i as usize] = r;
+            rep[k] = i;
+            k += usize::from(r);
+        }
+        rep.truncate(k);
     }
     (top, dup)
 }
@@ -402,31 +488,69 @@ pub fn compute<'b>(
     }
     let text_chars = chars(text);
     let lines = splitlines(text);
-    // The words of each line (no token spans lines): `line_words[l]..line_words[l + 1]`.
+    // One pass over each line's whitespace-separated chunks: spaCy's words of each line (no
+    // token spans lines), `line_words[l]..line_words[l + 1]`, and Gopher's figures of them;
+    // C4's figures of each line's chunks; RedPajama-V2's words. The chunks of the text are
+    // those of its lines unless a line break that is not whitespace (`\x1c`–`\x1e`) joins
+    // two.
     let mut words: Vec<&str> = Vec::with_capacity(text.len() / 5);
     let mut line_words = Vec::with_capacity(lines.len() + 1);
+    let mut line_chunks: Vec<Chunks> = Vec::with_capacity(lines.len());
+    let mut vocab = Vocab::new(text.len());
+    let mut gw = GopherWords::default();
+    let mut rp = Rpv2::new();
+    let joined = memchr::memchr3(0x1c, 0x1d, 0x1e, text.as_bytes()).is_some();
     for l in &lines {
         line_words.push(words.len());
-        tokens::push_words(l, &mut words);
+        let mut c = Chunks::default();
+        for chunk in tokens::chunks(l) {
+            c.n += 1;
+            c.too_long |= chunk.len() > 1000 && chars(chunk) > 1000;
+            let classes = byte_classes(chunk);
+            let normalised = if joined {
+                None
+            } else {
+                rp.word(chunk, classes, &mut vocab)
+            };
+            // A word that is the chunk's normalised form has its slot.
+            let slot = |w: &str, vocab: &mut Vocab| match normalised {
+                Some((form, slot)) if form == w.as_bytes() => slot,
+                _ => vocab.slot_of_word(w.as_bytes()),
+            };
+            let first = words.len();
+            // A chunk is not empty: it has a class.
+            let letters = classes & !(UPPER | LOWER) == 0;
+            tokens::push_chunk_words_known(chunk, classes == DIGIT, letters, &mut words);
+            if words.len() == first + 1 && (classes == LOWER || classes == DIGIT) {
+                // The chunk is one word.
+                let slot = slot(chunk, &mut vocab);
+                gw.add_plain(chunk, classes == LOWER, slot, &mut vocab);
+            } else {
+                for w in &words[first..] {
+                    let slot = slot(w, &mut vocab);
+                    gw.add(w, slot, &mut vocab);
+                }
+            }
+        }
+        line_chunks.push(c);
+    }
+    if joined {
+        for chunk in tokens::chunks(text) {
+            rp.word(chunk, byte_classes(chunk), &mut vocab);
+        }
     }
     line_words.push(words.len());
     let n_words = words.len();
+    let GopherWords {
+        ids,
+        lens,
+        non_symbol,
+        non_symbol_chars,
+        alpha,
+        stop,
+    } = gw;
 
     // Gopher quality.
-    let (mut non_symbol, mut non_symbol_chars, mut alpha, mut stop) = (0, 0, 0, 0u8);
-    let mut lens = Vec::with_capacity(n_words);
-    for w in &words {
-        let len = chars(w);
-        lens.push(len);
-        if w.chars().any(|c| !is_symbol_char(c)) {
-            non_symbol += 1;
-            non_symbol_chars += len;
-        }
-        if w.chars().any(tokens::is_alpha) {
-            alpha += 1;
-        }
-        stop |= stop_word_bit(w);
-    }
     set!("gopher_words", n_words as f64);
     set!("gopher_non_symbol_words", non_symbol as f64);
     set!(
@@ -466,22 +590,10 @@ pub fn compute<'b>(
     let (ld, lc) = find_duplicates(rep_lines.iter().copied());
     set!("gopher_dup_line_frac", ratio(ld, rep_lines.len()));
     set!("gopher_dup_line_char_frac", ratio(lc, text_chars));
-    let mut interned: FxHashMap<&str, u32> =
-        FxHashMap::with_capacity_and_hasher(n_words / 2, Default::default());
-    let mut freq: Vec<u32> = Vec::new();
-    let ids: Vec<u32> = words
+    let once: Vec<bool> = ids
         .iter()
-        .map(|w| {
-            let next = interned.len() as u32;
-            let id = *interned.entry(w).or_insert(next);
-            if id == next {
-                freq.push(0);
-            }
-            freq[id as usize] += 1;
-            id
-        })
+        .map(|&id| vocab.words[id as usize] == 1)
         .collect();
-    let once: Vec<bool> = ids.iter().map(|&id| freq[id as usize] == 1).collect();
     let (top, dup) = ngram_chars(&ids, &lens, &once);
     for (k, t) in top.into_iter().enumerate() {
         v[const { at("gopher_top_2gram_char_frac") } + k] = ratio(t, text_chars);
@@ -491,11 +603,12 @@ pub fn compute<'b>(
     }
 
     // C4, strict and without the terminal-punctuation rule.
+    let phrases = phrase_lines(text, &lines);
     let (strict, any_end): (Vec<C4Line>, Vec<C4Line>) = lines
         .iter()
         .enumerate()
         .map(|(l, line)| {
-            c4_rules(line, |cleaned| {
+            c4_rules(line, line_chunks[l], phrases[l], |cleaned| {
                 if cleaned.len() == line.trim().len() {
                     tokens::sentences(&words[line_words[l]..line_words[l + 1]])
                 } else {
@@ -591,12 +704,13 @@ pub fn compute<'b>(
     );
 
     let counted = Counted {
+        chars: text_chars,
         lines: lines.len(),
         ellipsis_lines,
         hashes,
         ellipses,
     };
-    rpv2(text, counted, &mut v);
+    rp.finish(&vocab, text, counted, &mut v);
     (Signals { values: v }, fates)
 }
 
@@ -618,104 +732,317 @@ fn split_newline_runs(text: &str, min: usize) -> Vec<&str> {
     out
 }
 
-/// RedPajama-V2's counting signals (`rps_doc_*`). Normalised words: the text's
-/// whitespace-separated words lower-cased, without ASCII punctuation, those left empty left
-/// out. `counted`: what Gopher's figures counted already.
-fn rpv2(text: &str, counted: Counted, v: &mut [f64; N_SIGNALS]) {
-    macro_rules! set {
-        ($name:literal, $x:expr) => {
-            set_signal!(v, $name, $x)
+/// Byte classes ([`byte_classes`]): an ASCII upper-case letter, a lower-case one, a digit,
+/// ASCII punctuation, a byte of a non-ASCII character, another (controls, whitespace).
+const UPPER: u8 = 1;
+const LOWER: u8 = 2;
+const DIGIT: u8 = 4;
+const PUNCT: u8 = 8;
+const NON_ASCII: u8 = 16;
+const OTHER: u8 = 32;
+
+/// The class of each byte.
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b.is_ascii_uppercase() {
+            UPPER
+        } else if b.is_ascii_lowercase() {
+            LOWER
+        } else if b.is_ascii_digit() {
+            DIGIT
+        } else if b.is_ascii_punctuation() {
+            PUNCT
+        } else if b >= 0x80 {
+            NON_ASCII
+        } else {
+            OTHER
         };
+        i += 1;
     }
-    let mut counts: FxHashMap<u64, u32> =
-        FxHashMap::with_capacity_and_hasher(text.len() / 12, Default::default());
-    let (mut n, mut total, mut no_alpha, mut lorem) = (0usize, 0usize, 0usize, 0usize);
-    let (mut raw_words, mut caps) = (0usize, 0usize);
-    let mut word: Vec<u8> = Vec::with_capacity(64);
-    let mut prev_lorem = false;
-    for raw in text.split_whitespace() {
-        raw_words += 1;
-        word.clear();
-        let mut alpha = false;
-        let len;
-        if raw.is_ascii() {
-            let (mut upper, mut lower) = (false, false);
-            for &b in raw.as_bytes() {
-                upper |= b.is_ascii_uppercase();
-                lower |= b.is_ascii_lowercase();
-                if !b.is_ascii_punctuation() {
-                    word.push(b.to_ascii_lowercase());
+    t
+};
+
+/// The classes of the bytes of `s`, or-ed.
+fn byte_classes(s: &str) -> u8 {
+    s.bytes().fold(0, |c, b| c | BYTE_CLASS[usize::from(b)])
+}
+
+/// The distinct words of a text: spaCy's (Gopher's) and RedPajama-V2's normalised words in one
+/// table, by a 64-bit hash of their bytes, so a word that is both is looked up once.
+struct Vocab {
+    slot_of: FxHashMap<u64, u32>,
+    /// Occurrences of each as one of spaCy's words.
+    words: Vec<u32>,
+    /// Occurrences of each as a normalised word.
+    normalised: Vec<u32>,
+    /// Distinct normalised words.
+    distinct_normalised: usize,
+    /// The slot of each word of one byte, `u32::MAX` for none yet.
+    bytes: [u32; 256],
+}
+
+impl Vocab {
+    fn new(text_len: usize) -> Vocab {
+        Vocab {
+            slot_of: FxHashMap::with_capacity_and_hasher(text_len / 8, Default::default()),
+            words: Vec::with_capacity(text_len / 8),
+            normalised: Vec::with_capacity(text_len / 8),
+            distinct_normalised: 0,
+            bytes: [u32::MAX; 256],
+        }
+    }
+
+    /// The slot of a word.
+    fn slot(&mut self, bytes: &[u8]) -> u32 {
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut h, bytes);
+        let next = self.words.len() as u32;
+        let slot = *self
+            .slot_of
+            .entry(std::hash::Hasher::finish(&h))
+            .or_insert(next);
+        if slot == next {
+            self.words.push(0);
+            self.normalised.push(0);
+        }
+        slot
+    }
+
+    /// The slot of a word, those of one byte (punctuation, mostly) remembered.
+    fn slot_of_word(&mut self, bytes: &[u8]) -> u32 {
+        match *bytes {
+            [b] => match self.bytes[usize::from(b)] {
+                u32::MAX => {
+                    let slot = self.slot(bytes);
+                    self.bytes[usize::from(b)] = slot;
+                    slot
                 }
+                slot => slot,
+            },
+            _ => self.slot(bytes),
+        }
+    }
+
+    /// Count a normalised word.
+    fn add_normalised(&mut self, slot: u32) {
+        let n = &mut self.normalised[slot as usize];
+        self.distinct_normalised += usize::from(*n == 0);
+        *n += 1;
+    }
+}
+
+/// Gopher's figures of spaCy's words, counted one word at a time.
+#[derive(Default)]
+struct GopherWords {
+    /// The words' slots ([`Vocab`]) and characters.
+    ids: Vec<u32>,
+    lens: Vec<usize>,
+    /// Words with a character that is not a symbol, their characters.
+    non_symbol: usize,
+    non_symbol_chars: usize,
+    /// Words with a letter.
+    alpha: usize,
+    /// The stop words met ([`stop_word_bit`]).
+    stop: u8,
+}
+
+impl GopherWords {
+    /// Count a word of ASCII letters (`alpha`) or digits.
+    fn add_plain(&mut self, w: &str, alpha: bool, slot: u32, vocab: &mut Vocab) {
+        self.non_symbol += 1;
+        self.non_symbol_chars += w.len();
+        self.alpha += usize::from(alpha);
+        self.stop |= stop_word_bit(w);
+        self.push(w.len(), slot, vocab);
+    }
+
+    /// Count any word.
+    fn add(&mut self, w: &str, slot: u32, vocab: &mut Vocab) {
+        let len = chars(w);
+        if w.chars().any(|c| !is_symbol_char(c)) {
+            self.non_symbol += 1;
+            self.non_symbol_chars += len;
+        }
+        self.alpha += usize::from(w.chars().any(tokens::is_alpha));
+        self.stop |= stop_word_bit(w);
+        self.push(len, slot, vocab);
+    }
+
+    fn push(&mut self, len: usize, slot: u32, vocab: &mut Vocab) {
+        self.lens.push(len);
+        self.ids.push(slot);
+        vocab.words[slot as usize] += 1;
+    }
+}
+
+/// RedPajama-V2's counting signals (`rps_doc_*`), counted one whitespace-separated word
+/// ([`tokens::chunks`]) at a time ([`Rpv2::word`]). Normalised words: the words lower-cased,
+/// without ASCII punctuation, those left empty left out.
+struct Rpv2 {
+    /// Normalised words, their characters, those without a letter, `lorem ipsum`s.
+    n: usize,
+    total: usize,
+    no_alpha: usize,
+    lorem: usize,
+    /// Words before normalising, and those of only upper-case letters.
+    raw_words: usize,
+    caps: usize,
+    /// The normalised word before ends with `lorem`.
+    prev_lorem: bool,
+    /// The normalised word, when it differs from the word.
+    buf: Vec<u8>,
+}
+
+impl Rpv2 {
+    fn new() -> Rpv2 {
+        Rpv2 {
+            n: 0,
+            total: 0,
+            no_alpha: 0,
+            lorem: 0,
+            raw_words: 0,
+            caps: 0,
+            prev_lorem: false,
+            buf: Vec::with_capacity(64),
+        }
+    }
+
+    /// Count one whitespace-separated word, its bytes' [`byte_classes`] `classes`, its
+    /// normalised form in `vocab`: that form and its slot, `None` for an empty one.
+    fn word<'w>(
+        &'w mut self,
+        raw: &'w str,
+        classes: u8,
+        vocab: &mut Vocab,
+    ) -> Option<(&'w [u8], u32)> {
+        self.raw_words += 1;
+        let bytes = raw.as_bytes();
+        let (word, len, alpha): (&[u8], usize, bool) = if classes & NON_ASCII == 0 {
+            self.caps += usize::from(classes & (UPPER | LOWER) == UPPER);
+            let alpha = classes & (UPPER | LOWER) != 0;
+            if classes & (UPPER | PUNCT) == 0 {
+                (bytes, bytes.len(), alpha)
+            } else {
+                self.buf.clear();
+                self.buf.extend(
+                    bytes
+                        .iter()
+                        .filter(|b| !b.is_ascii_punctuation())
+                        .map(u8::to_ascii_lowercase),
+                );
+                (&self.buf, self.buf.len(), alpha)
             }
-            caps += usize::from(upper && !lower);
-            alpha = upper || lower;
-            len = word.len();
         } else {
             if raw.chars().any(char::is_uppercase) && !raw.chars().any(char::is_lowercase) {
-                caps += 1;
+                self.caps += 1;
             }
+            self.buf.clear();
             let mut buf = [0u8; 4];
-            let mut n_chars = 0;
+            let (mut n_chars, mut alpha) = (0, false);
             for c in raw.chars().filter(|c| !c.is_ascii_punctuation()) {
                 for l in c.to_lowercase() {
-                    word.extend_from_slice(l.encode_utf8(&mut buf).as_bytes());
+                    self.buf
+                        .extend_from_slice(l.encode_utf8(&mut buf).as_bytes());
                     n_chars += 1;
                 }
                 alpha |= tokens::is_alpha(c);
             }
-            len = n_chars;
-        }
+            (&self.buf, n_chars, alpha)
+        };
         if word.is_empty() {
-            continue;
+            return None;
         }
-        n += 1;
-        total += len;
-        no_alpha += usize::from(!alpha);
-        if prev_lorem && word.starts_with(b"ipsum") {
-            lorem += 1;
+        self.n += 1;
+        self.total += len;
+        self.no_alpha += usize::from(!alpha);
+        if self.prev_lorem && word.starts_with(b"ipsum") {
+            self.lorem += 1;
         }
-        prev_lorem = word.ends_with(b"lorem");
-        let mut h = rustc_hash::FxHasher::default();
-        std::hash::Hasher::write(&mut h, &word);
-        *counts.entry(std::hash::Hasher::finish(&h)).or_default() += 1;
+        self.prev_lorem = word.ends_with(b"lorem");
+        let slot = vocab.slot(word);
+        vocab.add_normalised(slot);
+        Some((word, slot))
     }
-    set!("rps_doc_word_count", n as f64);
-    set!("rps_doc_mean_word_length", ratio(total, n));
-    set!("rps_doc_frac_unique_words", ratio(counts.len(), n));
-    // Summed in the order of the counts, the same whatever the map's.
-    let mut freqs: Vec<u32> = counts.values().copied().collect();
-    freqs.sort_unstable();
-    let entropy = freqs
-        .iter()
-        .map(|&c| {
-            let p = f64::from(c) / n as f64;
-            -p * p.ln()
-        })
-        .sum();
-    set!("rps_doc_unigram_entropy", entropy);
-    set!("rps_doc_frac_all_caps_words", ratio(caps, raw_words));
-    set!("rps_doc_frac_no_alph_words", ratio(no_alpha, n));
-    set!(
-        "rps_doc_frac_lines_end_with_ellipsis",
-        ratio(counted.ellipsis_lines, counted.lines)
-    );
-    set!(
-        "rps_doc_symbol_to_word_ratio",
-        ratio(counted.hashes + counted.ellipses, raw_words)
-    );
-    // The normalised text: its words, one space between them.
-    set!(
-        "rps_doc_lorem_ipsum",
-        ratio(lorem, (total + n).saturating_sub(1))
-    );
-    let braces = memchr::memchr2_iter(b'{', b'}', text.as_bytes()).count();
-    set!("rps_doc_curly_bracket", ratio(braces, chars(text)));
-    // `\b[^.!?]+[.!?]*`: runs of text between sentence marks.
-    let sentences = text
-        .split(['.', '!', '?'])
-        .filter(|s| s.chars().any(|c| c.is_alphanumeric() || c == '_'))
-        .count();
-    set!("rps_doc_num_sentences", sentences as f64);
+
+    /// Set the signals of the words counted and of `text`, the text they are the words of.
+    /// `counted`: what Gopher's figures counted already.
+    fn finish(self, vocab: &Vocab, text: &str, counted: Counted, v: &mut [f64; N_SIGNALS]) {
+        macro_rules! set {
+            ($name:literal, $x:expr) => {
+                set_signal!(v, $name, $x)
+            };
+        }
+        let n = self.n;
+        set!("rps_doc_word_count", n as f64);
+        set!("rps_doc_mean_word_length", ratio(self.total, n));
+        set!(
+            "rps_doc_frac_unique_words",
+            ratio(vocab.distinct_normalised, n)
+        );
+        // Summed in the order of the counts, the same whatever the table's.
+        let mut freqs: Vec<u32> = vocab
+            .normalised
+            .iter()
+            .copied()
+            .filter(|&c| c > 0)
+            .collect();
+        freqs.sort_unstable();
+        let entropy = freqs
+            .iter()
+            .map(|&c| {
+                let p = f64::from(c) / n as f64;
+                -p * p.ln()
+            })
+            .sum();
+        set!("rps_doc_unigram_entropy", entropy);
+        set!(
+            "rps_doc_frac_all_caps_words",
+            ratio(self.caps, self.raw_words)
+        );
+        set!("rps_doc_frac_no_alph_words", ratio(self.no_alpha, n));
+        set!(
+            "rps_doc_frac_lines_end_with_ellipsis",
+            ratio(counted.ellipsis_lines, counted.lines)
+        );
+        set!(
+            "rps_doc_symbol_to_word_ratio",
+            ratio(counted.hashes + counted.ellipses, self.raw_words)
+        );
+        // The normalised text: its words, one space between them.
+        set!(
+            "rps_doc_lorem_ipsum",
+            ratio(self.lorem, (self.total + n).saturating_sub(1))
+        );
+        let braces = memchr::memchr2_iter(b'{', b'}', text.as_bytes()).count();
+        set!("rps_doc_curly_bracket", ratio(braces, counted.chars));
+        set!("rps_doc_num_sentences", rpv2_sentences(text) as f64);
+    }
+}
+
+/// RedPajama-V2's sentences, `\b[^.!?]+[.!?]*`: the runs of text between sentence marks that
+/// hold a word character (a letter, a digit or `_`).
+fn rpv2_sentences(text: &str) -> usize {
+    let b = text.as_bytes();
+    let word_char = |s: &str| {
+        for (i, &x) in s.as_bytes().iter().enumerate() {
+            if x.is_ascii_alphanumeric() || x == b'_' {
+                return true;
+            }
+            if x >= 0x80 {
+                return s[i..].chars().any(|c| c.is_alphanumeric() || c == '_');
+            }
+        }
+        false
+    };
+    let (mut n, mut start) = (0, 0);
+    for end in memchr::memchr3_iter(b'.', b'!', b'?', b).chain([b.len()]) {
+        n += usize::from(word_char(&text[start..end]));
+        start = end + 1;
+    }
+    n
 }
 
 /// One of a filter's checks: a signal against a threshold, and the reason datatrove gives
@@ -1054,6 +1381,82 @@ mod tests {
         // The strict C4 drops the last line (it ends in `...`): 2 sentences kept.
         assert_eq!(s.get("c4_sentences"), Some(2.0));
         assert_eq!(s.get("c4_sentences_any_end"), Some(3.0));
+    }
+
+    /// Texts that the one pass over the chunks ([`compute`]) may get wrong: capitals, digits,
+    /// punctuation, contractions, controls, Unicode's whitespace and line breaks, a line break
+    /// that is not whitespace (`\x1c`), C4's phrases in any case or joined by a citation.
+    const TRICKY: &[&str] = &[
+        "The cat's hat. THE END!\nDon't stop, 2024 items (ok) — naïve Ünïcode ÉCOLE.",
+        "Lorem ipsum dolor sit amet.\nEnable JavaScript in this browser.\nWe USE COOKIES here.",
+        "It says lorem[1] ipsum there now.\nSee our terms[2] of use and more text.",
+        "tab\tsep\u{a0}nbsp\u{2028}ls\u{85}nel a\x1cb c\x1dd one two three.\r\nx",
+        "ctrl\x01word and\x7f del; cannot gonna dont im 5km $10 e.g. U.S. well-known.",
+        "",
+        "   \n\n  ",
+    ];
+
+    #[test]
+    fn one_pass_counts_as_separate_passes() {
+        for &text in TRICKY {
+            let s = signals(text);
+            let get = |name| s.get(name).unwrap();
+            // RedPajama-V2: the text's whitespace-separated words, normalised.
+            let raw: Vec<&str> = text.split_whitespace().collect();
+            let norm: Vec<String> = raw
+                .iter()
+                .map(|w| {
+                    w.chars()
+                        .filter(|c| !c.is_ascii_punctuation())
+                        .flat_map(char::to_lowercase)
+                        .collect::<String>()
+                })
+                .filter(|w| !w.is_empty())
+                .collect();
+            let distinct: std::collections::HashSet<&String> = norm.iter().collect();
+            assert_eq!(get("rps_doc_word_count"), norm.len() as f64, "{text:?}");
+            let unique = ratio(distinct.len(), norm.len());
+            assert_eq!(get("rps_doc_frac_unique_words"), unique, "{text:?}");
+            let caps = raw
+                .iter()
+                .filter(|w| w.chars().any(char::is_uppercase) && !w.chars().any(char::is_lowercase))
+                .count();
+            let caps = ratio(caps, raw.len());
+            assert_eq!(get("rps_doc_frac_all_caps_words"), caps, "{text:?}");
+            // Gopher: spaCy's words of each line.
+            let words: Vec<&str> = splitlines(text)
+                .into_iter()
+                .flat_map(tokens::words)
+                .collect();
+            assert_eq!(get("gopher_words"), words.len() as f64, "{text:?}");
+            let alpha = words
+                .iter()
+                .filter(|w| w.chars().any(tokens::is_alpha))
+                .count();
+            assert_eq!(get("gopher_alpha_words_ratio"), ratio(alpha, words.len()));
+            let non_symbol = words
+                .iter()
+                .filter(|w| w.chars().any(|c| !is_symbol_char(c)));
+            assert_eq!(get("gopher_non_symbol_words"), non_symbol.count() as f64);
+            // C4: each line on its own.
+            let fates: Vec<C4Line> = splitlines(text).iter().map(|l| c4_line(l, false)).collect();
+            let count = |f: C4Line| fates.iter().filter(|&&x| x == f).count() as f64;
+            assert_eq!(
+                get("c4_javascript_lines"),
+                count(C4Line::Javascript),
+                "{text:?}"
+            );
+            assert_eq!(get("c4_policy_lines"), count(C4Line::Policy), "{text:?}");
+            let lorem = fates.contains(&C4Line::LoremIpsum);
+            assert_eq!(get("c4_lorem_ipsum"), f64::from(lorem), "{text:?}");
+        }
+        // The phrases were found where they are, in any case and across a citation.
+        let s = signals(TRICKY[1]);
+        assert_eq!(s.get("c4_javascript_lines"), Some(1.0));
+        assert_eq!(s.get("c4_policy_lines"), Some(1.0));
+        assert_eq!(s.get("c4_lorem_ipsum"), Some(1.0));
+        let s = signals(TRICKY[2]);
+        assert_eq!(s.get("c4_lorem_ipsum"), Some(1.0));
     }
 
     #[test]

@@ -392,7 +392,8 @@ const CLITIC_STEMS: &[(&str, &[&str], &[&str])] = &[
 /// clitics (`'d`, `'ll`, `'re`, `'s`, `'ve`, `'m`, or without the apostrophe), and
 /// [`BARE_CONTRACTIONS`].
 fn contraction(s: &str) -> Option<&'static [usize]> {
-    type Forms = (rustc_hash::FxHashMap<String, Vec<usize>>, Ends);
+    // The forms by their bytes packed into a number ([`pack`]).
+    type Forms = (rustc_hash::FxHashMap<u128, Vec<usize>>, Ends);
     static FORMS: std::sync::LazyLock<Forms> = std::sync::LazyLock::new(|| {
         let mut forms = rustc_hash::FxHashMap::default();
         // `parts`: the tokens after the stem, without apostrophes.
@@ -452,12 +453,18 @@ fn contraction(s: &str) -> Option<&'static [usize]> {
             }
         }
         let ends = Ends::of(forms.keys().map(String::as_str));
-        (forms, ends)
+        let packed = forms
+            .into_iter()
+            .map(|(form, lens)| (pack(form.as_bytes()), lens))
+            .collect();
+        (packed, ends)
     });
     let b = s.as_bytes();
     if !(2..=16).contains(&b.len())
         || !b[0].is_ascii_alphabetic()
-        || !FORMS.1.may_hold(b[0].to_ascii_lowercase(), b[b.len() - 1])
+        || !FORMS
+            .1
+            .may_hold(b[0].to_ascii_lowercase(), b[b.len() - 1], b.len())
     {
         return None;
     }
@@ -468,15 +475,22 @@ fn contraction(s: &str) -> Option<&'static [usize]> {
     {
         return None;
     }
-    let mut lower = [0u8; 16];
-    lower[..b.len()].copy_from_slice(b);
-    lower[0] = lower[0].to_ascii_lowercase();
-    let lower = std::str::from_utf8(&lower[..b.len()]).ok()?;
-    FORMS.0.get(lower).map(Vec::as_slice)
+    // The word with its first letter in lower case.
+    let key = pack(b) | u128::from(b[0].to_ascii_lowercase() ^ b[0]);
+    FORMS.0.get(&key).map(Vec::as_slice)
 }
 
-/// Which (first byte, last byte) pairs some of `words` have: a quick test that rules out most
-/// strings before a hash lookup.
+/// The bytes of a string of at most 16 bytes as one number, the first in the lowest byte
+/// (strings of different lengths differ: none of their bytes is 0).
+fn pack(b: &[u8]) -> u128 {
+    let mut buf = [0u8; 16];
+    buf[..b.len()].copy_from_slice(b);
+    u128::from_le_bytes(buf)
+}
+
+/// Which (first byte, last byte, length) triples some of `words` have, as bits of a table of
+/// 2¹⁶ that two triples may share: a quick test that rules out most strings before a hash
+/// lookup.
 struct Ends(Vec<u64>);
 
 impl Ends {
@@ -484,15 +498,20 @@ impl Ends {
         let mut bits = vec![0u64; 1024];
         for w in words {
             let b = w.as_bytes();
-            let i = usize::from(b[0]) << 8 | usize::from(b[b.len() - 1]);
+            let i = Ends::index(b[0], b[b.len() - 1], b.len());
             bits[i / 64] |= 1 << (i % 64);
         }
         Ends(bits)
     }
 
-    /// Whether a word with the first byte `first` and the last `last` may be one of them.
-    fn may_hold(&self, first: u8, last: u8) -> bool {
-        let i = usize::from(first) << 8 | usize::from(last);
+    fn index(first: u8, last: u8, len: usize) -> usize {
+        (usize::from(first) << 8 | usize::from(last)) ^ ((len & 0x1f) << 11)
+    }
+
+    /// Whether a word with the first byte `first`, the last `last` and `len` bytes may be one
+    /// of them.
+    fn may_hold(&self, first: u8, last: u8, len: usize) -> bool {
+        let i = Ends::index(first, last, len);
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
 }
@@ -508,7 +527,7 @@ fn is_special(s: &str) -> bool {
     // Every exception is at most 8 bytes long.
     !b.is_empty()
         && b.len() <= 8
-        && SPECIAL.1.may_hold(b[0], b[b.len() - 1])
+        && SPECIAL.1.may_hold(b[0], b[b.len() - 1], b.len())
         && SPECIAL.0.contains(s)
 }
 
@@ -701,47 +720,89 @@ pub fn words(text: &str) -> Vec<&str> {
 
 /// Append the [`words`] of `text` to `out`.
 pub fn push_words<'a>(text: &'a str, out: &mut Vec<&'a str>) {
+    for chunk in chunks(text) {
+        push_chunk_words(chunk, out);
+    }
+}
+
+/// The whitespace-separated chunks of `text`, as `str::split_whitespace` gives them (Unicode's
+/// `White_Space`), ASCII read by the byte.
+pub fn chunks(text: &str) -> impl Iterator<Item = &str> {
+    /// ASCII whitespace and the first bytes of other characters.
+    const STOP: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            t[b] = matches!(b, 0x09..=0x0d | 0x20 | 0x80..);
+            b += 1;
+        }
+        t
+    };
+    // The length of the whitespace character at `i`, 0 for another.
+    let space = move |i: usize| -> usize {
+        let c = text.as_bytes()[i];
+        if c < 0x80 {
+            usize::from(STOP[usize::from(c)])
+        } else {
+            let ch = text[i..].chars().next().expect("a char boundary");
+            if ch.is_whitespace() { ch.len_utf8() } else { 0 }
+        }
+    };
     let bytes = text.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        // Skip whitespace (ASCII by its byte, the rest decoded).
-        let c = bytes[i];
-        if c.is_ascii_whitespace() || c == 0x0b {
-            i += 1;
-            continue;
-        }
-        if c >= 0x80 {
-            let ch = text[i..].chars().next().expect("a char boundary");
-            if ch.is_whitespace() {
-                i += ch.len_utf8();
-                continue;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            match space(i) {
+                0 => break,
+                n => i += n,
             }
+        }
+        if i == bytes.len() {
+            return None;
         }
         let start = i;
-        while i < bytes.len() {
-            let c = bytes[i];
-            if c < 0x80 {
-                if c.is_ascii_whitespace() || c == 0x0b {
+        loop {
+            match bytes[i..].iter().position(|&b| STOP[usize::from(b)]) {
+                None => {
+                    i = bytes.len();
                     break;
                 }
-                i += 1;
-            } else {
-                let ch = text[i..].chars().next().expect("a char boundary");
-                if ch.is_whitespace() {
-                    break;
-                }
-                i += ch.len_utf8();
+                Some(j) => i += j,
             }
+            if space(i) > 0 {
+                break;
+            }
+            // A character of more than one byte that is not whitespace.
+            i += text[i..]
+                .chars()
+                .next()
+                .expect("a char boundary")
+                .len_utf8();
         }
-        let chunk = &text[start..i];
-        let b = chunk.as_bytes();
-        if b.iter().all(u8::is_ascii_digit)
-            || b.iter().all(u8::is_ascii_alphabetic) && contraction(chunk).is_none()
-        {
-            out.push(chunk);
-        } else {
-            push_chunk(chunk, out);
-        }
+        Some(&text[start..i])
+    })
+}
+
+/// Append the [`words`] of one of the [`chunks`].
+pub fn push_chunk_words<'a>(chunk: &'a str, out: &mut Vec<&'a str>) {
+    let b = chunk.as_bytes();
+    let digits = b.iter().all(u8::is_ascii_digit);
+    let letters = b.iter().all(u8::is_ascii_alphabetic);
+    push_chunk_words_known(chunk, digits, letters, out);
+}
+
+/// [`push_chunk_words`] of a chunk known to be of ASCII `digits` only, or of ASCII `letters`
+/// only (or neither).
+pub(crate) fn push_chunk_words_known<'a>(
+    chunk: &'a str,
+    digits: bool,
+    letters: bool,
+    out: &mut Vec<&'a str>,
+) {
+    if digits || letters && contraction(chunk).is_none() {
+        out.push(chunk);
+    } else {
+        push_chunk(chunk, out);
     }
 }
 
