@@ -142,13 +142,19 @@ fn scored(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
 /// Which blocks of a page `eval` keeps: those [`scored`] keeps, comment blocks as --comments
 /// says.
 pub(super) fn kept(a: &EvalArgs, blocks: &[document::Block]) -> Vec<bool> {
+    with_comments(a, blocks, &scored(a, blocks))
+}
+
+/// The blocks kept of those `scored` keeps, comment blocks as --comments says (all of them
+/// when no decision is made).
+fn with_comments(a: &EvalArgs, blocks: &[document::Block], scored: &[bool]) -> Vec<bool> {
     if a.decision().is_none() {
         return vec![true; blocks.len()];
     }
     blocks
         .iter()
-        .zip(scored(a, blocks))
-        .map(|(b, s)| a.model.comments.decide(b.comment, s))
+        .zip(scored)
+        .map(|(b, &s)| a.model.comments.decide(b.comment, s))
         .collect()
 }
 
@@ -382,9 +388,11 @@ pub(super) fn evaluate(a: EvalArgs) -> CliResult {
         for (i, ((set, page), d)) in pages.iter().zip(&docs).enumerate() {
             let blocks = eval::blocks_of(d);
             let label = |j: usize| labels.as_ref().and_then(|l| l[i].get(j).copied().flatten());
+            let scored = scored(&a, blocks);
+            let kept = with_comments(&a, blocks, &scored);
             let line = serde_json::json!({
                 "set": sets[*set], "page_id": page.id,
-                "blocks": blocks.iter().zip(kept(&a, blocks)).zip(scored(&a, blocks)).enumerate().map(|(j, ((b, k), s))| {
+                "blocks": blocks.iter().zip(kept).zip(scored).enumerate().map(|(j, ((b, k), s))| {
                     let p = classify::comment::of(b);
                     serde_json::json!({
                         "text": b.text, "bpv": b.bpv, "kept": k, "scored": s,
