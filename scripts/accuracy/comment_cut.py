@@ -14,6 +14,12 @@ that is best on the other sets, so the choice of the cut is held out too.
 The dump at cut 0.5 (the shipped one) reproduces the run's own figures, which the script
 checks against the run's `--json` when given one (`--json`). `--keep SETS` scores those sets
 under `--comments keep` instead, for sets whose gold keeps readers' comments.
+
+`--threads SHARES` adds a decision per page: where the comment blocks hold at least SHARE of
+the characters the scorer keeps, the page is taken for a thread of posts (a forum, a
+question and its answers), whose posts are its content, and its comment blocks are kept;
+elsewhere they are dropped. Each (cut, share) is then scored, and the nested estimate
+chooses both on the other sets.
 """
 
 import argparse
@@ -24,12 +30,27 @@ import sys
 import tempfile
 
 
-def texts_at(dump_lines, cut, keep_sets=()):
+def is_comment(b, cut):
+    return b["comment"] is not None and b["comment"] >= cut
+
+
+def thread_share(page, cut):
+    """The share of the characters the scorer keeps of a page that its comment blocks hold."""
+    kept = [b for b in page["blocks"] if b["scored"]]
+    total = sum(len(b["text"]) for b in kept)
+    comments = sum(len(b["text"]) for b in kept if is_comment(b, cut))
+    return comments / total if total else 0.0
+
+
+def texts_at(dump_lines, cut, keep_sets=(), share=None):
     """Each page's text with comment blocks those at `cut` or above: under --comments drop,
-    or --comments keep for the pages of `keep_sets`."""
+    or --comments keep for the pages of `keep_sets` and, given a `share`, for the pages whose
+    comment blocks hold at least that share of the kept characters."""
     out = []
     for page in dump_lines:
-        keep = page["set"] in keep_sets
+        keep = page["set"] in keep_sets or (
+            share is not None and thread_share(page, cut) >= share
+        )
 
         def kept_block(b):
             if b["comment"] is None or b["comment"] < cut:
@@ -39,6 +60,12 @@ def texts_at(dump_lines, cut, keep_sets=()):
         kept = [b["text"] for b in page["blocks"] if kept_block(b)]
         out.append({"page_id": page["page_id"], "text": "\n".join(kept)})
     return out
+
+
+def name(config):
+    """`cut C`, or `cut C, threads from S` with the decision per page."""
+    cut, share = config
+    return f"cut {cut}" if share is None else f"cut {cut}, threads from {share}"
 
 
 def score(binary, dirs, sets, texts, tmp):
@@ -76,35 +103,45 @@ def main():
         default="0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.01",
         help="comment probabilities from which a block is a comment (1.01: none is)",
     )
+    ap.add_argument(
+        "--threads",
+        help="shares of the kept characters in comment blocks from which a page is a thread "
+        "whose comment blocks are kept (comma-separated; 1.01: no page is)",
+    )
     a = ap.parse_args()
     cuts = [float(c) for c in a.cuts.split(",")]
+    shares = [float(x) for x in a.threads.split(",")] if a.threads else [None]
+    # What is scored: (cut, share), share None without the decision per page.
+    configs = [(c, x) for c in cuts for x in shares]
     keep_sets = set(filter(None, a.keep.split(",")))
     with open(a.dump, encoding="utf-8") as f:
         dump_lines = [json.loads(line) for line in f]
     reports = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for cut in cuts:
-            reports[cut] = score(a.bin, a.dirs, a.sets, texts_at(dump_lines, cut, keep_sets), tmp)
-            print(f"cut {cut}: macro F1 {reports[cut]['macro']['f1']:.4f}", file=sys.stderr)
-    gold_sets = [s for s, v in reports[cuts[0]]["sets"].items() if "f1" in v]
-    if a.json and 0.5 in reports and not keep_sets:
+        for c in configs:
+            texts = texts_at(dump_lines, c[0], keep_sets, c[1])
+            reports[c] = score(a.bin, a.dirs, a.sets, texts, tmp)
+            print(f"{name(c)}: macro F1 {reports[c]['macro']['f1']:.4f}", file=sys.stderr)
+    gold_sets = [s for s, v in reports[configs[0]]["sets"].items() if "f1" in v]
+    shipped = (0.5, None)
+    if a.json and shipped in reports and not keep_sets:
         with open(a.json, encoding="utf-8") as f:
             run = json.load(f)
         for s in gold_sets:
-            mine, theirs = reports[0.5]["sets"][s]["f1"], run["sets"][s]["f1"]
+            mine, theirs = reports[shipped]["sets"][s]["f1"], run["sets"][s]["f1"]
             if abs(mine - theirs) > 1e-9:
                 sys.exit(f"cut 0.5 gives {s} F1 {mine}, the run {theirs}: not the same decisions")
         print("cut 0.5 reproduces the run's F1 on every set")
 
-    def f1(cut, s):
-        return reports[cut]["sets"][s]["f1"]
+    def f1(c, s):
+        return reports[c]["sets"][s]["f1"]
 
-    def forum(cut):
-        kinds = reports[cut]["sets"].get("wcxb-dev", {}).get("kinds", {})
+    def forum(c):
+        kinds = reports[c]["sets"].get("wcxb-dev", {}).get("kinds", {})
         return kinds.get("forum", {}).get("f1")
 
     snippet_sets = [
-        s for s, v in reports[cuts[0]]["sets"].items() if "f1" not in v and "snippets" in v
+        s for s, v in reports[configs[0]]["sets"].items() if "f1" not in v and "snippets" in v
     ]
     print(
         "| cut | "
@@ -113,33 +150,38 @@ def main():
         + "".join(f" {s} snippets P / R |" for s in snippet_sets)
     )
     print("|---" * (len(gold_sets) + 5 + len(snippet_sets)) + "|")
-    for cut in cuts:
-        m = reports[cut]["macro"]
-        fo = forum(cut)
-        row = [f"{f1(cut, s):.4f}" for s in gold_sets]
+    for c in configs:
+        m = reports[c]["macro"]
+        fo = forum(c)
+        row = [f"{f1(c, s):.4f}" for s in gold_sets]
         row += [f"{fo:.4f}" if fo is not None else "–"]
         row += [f"{m['precision']:.4f}", f"{m['recall']:.4f}", f"**{m['f1']:.4f}**"]
         for sn in snippet_sets:
-            v = reports[cut]["sets"][sn]["snippets"]
+            v = reports[c]["sets"][sn]["snippets"]
             row.append(f"{v['precision']:.4f} / {v['recall']:.4f}")
-        print(f"| {cut} | " + " | ".join(row) + " |")
-    # Nested: each set at the cut best on the others (ties to the lower cut).
+        print(f"| {name(c)} | " + " | ".join(row) + " |")
+
+    def tie(c):
+        """Among equals, the lower cut and the page decision used least."""
+        return (-c[0], c[1] if c[1] is not None else 9)
+
+    # Nested: each set at the configuration best on the others.
     nested = {}
     for s in gold_sets:
         others = [o for o in gold_sets if o != s]
-        best = max(cuts, key=lambda c: (sum(f1(c, o) for o in others), -c))
+        best = max(configs, key=lambda c: (sum(f1(c, o) for o in others), tie(c)))
         nested[s] = (best, f1(best, s), reports[best]["sets"][s]["precision"])
-    chosen = max(cuts, key=lambda c: (reports[c]["macro"]["f1"], -c))
+    chosen = max(configs, key=lambda c: (reports[c]["macro"]["f1"], tie(c)))
     print()
     print("nested (each set at the cut best on the other sets):")
     for s, (c, f, _) in nested.items():
-        print(f"  {s}: cut {c}, F1 {f:.4f}")
+        print(f"  {s}: {name(c)}, F1 {f:.4f}")
     n = len(nested)
     print(
         f"  macro F1 {sum(f for _, f, _ in nested.values()) / n:.4f}, "
         f"macro P {sum(p for _, _, p in nested.values()) / n:.4f}"
     )
-    print(f"best on all sets: cut {chosen}")
+    print(f"best on all sets: {name(chosen)}")
 
 
 if __name__ == "__main__":
