@@ -515,7 +515,7 @@ pub fn compute<'b>(
             // A word that is the chunk's normalised form has its slot.
             let slot = |w: &str, vocab: &mut Vocab| match normalised {
                 Some((form, slot)) if form == w.as_bytes() => slot,
-                _ => vocab.slot_of_word(w.as_bytes()),
+                _ => vocab.slot(w.as_bytes()),
             };
             let first = words.len();
             // A chunk is not empty: it has a class.
@@ -780,8 +780,6 @@ struct Vocab {
     normalised: Vec<u32>,
     /// Distinct normalised words.
     distinct_normalised: usize,
-    /// The slot of each word of one byte, `u32::MAX` for none yet.
-    bytes: [u32; 256],
 }
 
 impl Vocab {
@@ -791,7 +789,6 @@ impl Vocab {
             words: Vec::with_capacity(text_len / 8),
             normalised: Vec::with_capacity(text_len / 8),
             distinct_normalised: 0,
-            bytes: [u32::MAX; 256],
         }
     }
 
@@ -809,21 +806,6 @@ impl Vocab {
             self.normalised.push(0);
         }
         slot
-    }
-
-    /// The slot of a word, those of one byte (punctuation, mostly) remembered.
-    fn slot_of_word(&mut self, bytes: &[u8]) -> u32 {
-        match *bytes {
-            [b] => match self.bytes[usize::from(b)] {
-                u32::MAX => {
-                    let slot = self.slot(bytes);
-                    self.bytes[usize::from(b)] = slot;
-                    slot
-                }
-                slot => slot,
-            },
-            _ => self.slot(bytes),
-        }
     }
 
     /// Count a normalised word.

@@ -721,7 +721,10 @@ pub fn words(text: &str) -> Vec<&str> {
 /// Append the [`words`] of `text` to `out`.
 pub fn push_words<'a>(text: &'a str, out: &mut Vec<&'a str>) {
     for chunk in chunks(text) {
-        push_chunk_words(chunk, out);
+        let b = chunk.as_bytes();
+        let digits = b.iter().all(u8::is_ascii_digit);
+        let letters = b.iter().all(u8::is_ascii_alphabetic);
+        push_chunk_words_known(chunk, digits, letters, out);
     }
 }
 
@@ -783,16 +786,8 @@ pub fn chunks(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Append the [`words`] of one of the [`chunks`].
-pub fn push_chunk_words<'a>(chunk: &'a str, out: &mut Vec<&'a str>) {
-    let b = chunk.as_bytes();
-    let digits = b.iter().all(u8::is_ascii_digit);
-    let letters = b.iter().all(u8::is_ascii_alphabetic);
-    push_chunk_words_known(chunk, digits, letters, out);
-}
-
-/// [`push_chunk_words`] of a chunk known to be of ASCII `digits` only, or of ASCII `letters`
-/// only (or neither).
+/// Append the [`words`] of one of the [`chunks`], known to be of ASCII `digits` only, or of
+/// ASCII `letters` only (or neither).
 pub(crate) fn push_chunk_words_known<'a>(
     chunk: &'a str,
     digits: bool,
