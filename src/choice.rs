@@ -97,7 +97,7 @@ macro_rules! choice {
 pub(crate) use choice;
 
 /// The union of the values of comma-separated names (`email,uri`); empty names are skipped.
-pub fn parse_set<T: Choice + std::ops::BitOr<Output = T>>(
+pub(crate) fn parse_set<T: Choice + std::ops::BitOr<Output = T>>(
     empty: T,
     names: &str,
 ) -> Result<T, Error> {

@@ -97,7 +97,7 @@ impl Error {
     }
 
     /// This error, concerning `what` (a path, a URL, a record).
-    pub fn concerning(mut self, what: impl fmt::Display) -> Error {
+    pub(crate) fn concerning(mut self, what: impl fmt::Display) -> Error {
         self.0.concerns = Some(what.to_string());
         self
     }

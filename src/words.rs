@@ -116,7 +116,7 @@ fn is_mark(c: char) -> bool {
 
 /// Where a character goes among the word units of a text ([`Units::step`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Not in a unit (a unit before it, if any, ends before it).
     Outside,
     /// It starts a unit (whatever came before ends before it).
@@ -128,7 +128,7 @@ pub enum Step {
 /// Reads a text character by character and tells where the word units of scripts written
 /// without spaces start and end.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Units {
+pub(crate) struct Units {
     /// The kind of the unit being read, if any.
     cur: Option<Unit>,
 }
@@ -178,7 +178,7 @@ fn may_have_units(text: &str) -> bool {
 }
 
 /// Whether a text has a character of a script written without spaces.
-pub fn has_units(text: &str) -> bool {
+pub(crate) fn has_units(text: &str) -> bool {
     may_have_units(text) && text.chars().any(|c| unit(c) != Unit::None)
 }
 

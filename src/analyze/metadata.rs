@@ -74,7 +74,7 @@ pub struct Sources<'a> {
     /// The body's clues ([`crate::html::Clue`]): kind, value, and whether the value is text.
     pub found: Vec<(ClueKind, String, bool)>,
     /// The page's JSON-LD scripts that parse.
-    pub json_ld: &'a [Value],
+    pub(crate) json_ld: &'a [Value],
     /// The `<title>` element.
     pub title: Option<&'a str>,
     /// `<meta name=description>` of the head.
@@ -84,13 +84,13 @@ pub struct Sources<'a> {
     /// The page's URL.
     pub url: &'a str,
     /// The record's date (`WARC-Date`, else the HTTP `Date`), as the record gives it.
-    pub record_date: Option<&'a str>,
+    pub(crate) record_date: Option<&'a str>,
 }
 
 impl Sources<'_> {
     /// Decode a page's clues with `text` (bytes of the page's encoding to text, entities
     /// decoded, whitespace collapsed).
-    pub fn read_clues(&mut self, clues: &Clues, mut text: impl FnMut(&[u8]) -> String) {
+    pub(crate) fn read_clues(&mut self, clues: &Clues, mut text: impl FnMut(&[u8]) -> String) {
         self.meta = clues
             .meta
             .iter()

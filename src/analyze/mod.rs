@@ -673,7 +673,7 @@ pub fn expected_f_threshold(blocks: impl Iterator<Item = (f32, u32)>, beta: f64)
 /// strings under `articleBody`, `text` and `reviewBody` keys, those under `description` keys,
 /// and the kinds of the `@type`s, anywhere in the data. Scripts that do not parse are
 /// ignored.
-pub fn structured_text(json_ld: &[serde_json::Value]) -> PageText {
+pub(crate) fn structured_text(json_ld: &[serde_json::Value]) -> PageText {
     fn walk(v: &serde_json::Value, out: &mut PageText) {
         match v {
             serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),

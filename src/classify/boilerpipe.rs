@@ -16,7 +16,7 @@ use super::detector::{self, Column, Cut, Decision, Shown};
 use crate::words;
 
 /// The column width text is wrapped at for text density.
-pub const WRAP: usize = 80;
+pub(crate) const WRAP: usize = 80;
 
 /// boilerpipe's features of a block's text, `link_words` of whose words are inside links.
 pub fn stats(text: &str, link_words: u32) -> WordStats {
@@ -82,7 +82,7 @@ pub fn densitometric(prev: &WordStats, cur: &WordStats, next: &WordStats) -> boo
 }
 
 /// Algorithm 2, the classifier based on the number of words: true = content.
-pub fn num_words(prev: &WordStats, cur: &WordStats, next: &WordStats) -> bool {
+pub(crate) fn num_words(prev: &WordStats, cur: &WordStats, next: &WordStats) -> bool {
     if cur.link_density() > 0.333333 {
         return false;
     }
@@ -112,14 +112,14 @@ pub fn cleaneval(cur: &WordStats) -> bool {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Decisions {
     /// Algorithm 1, the densitometric classifier ([`densitometric`]).
-    pub densitometric: bool,
+    pub(crate) densitometric: bool,
     /// Algorithm 2, the number-of-words classifier ([`num_words`]).
-    pub num_words: bool,
+    pub(crate) num_words: bool,
     /// The rule trained on CleanEval ([`cleaneval`]).
     pub cleaneval: bool,
     /// The block is in the largest run of consecutive content blocks (by [`num_words`]): the
     /// largest-content filter over blocks fused as boilerpipe fuses adjacent ones.
-    pub largest: bool,
+    pub(crate) largest: bool,
 }
 
 /// Classify a page's blocks (in document order). The blocks before the first and after the

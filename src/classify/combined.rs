@@ -1035,7 +1035,7 @@ pub const COLUMNS: &[Column] = &[Column {
 const AT: document::Cols = registry::cols(NAME);
 
 /// Its decision, the default.
-pub const DECISION: Decision = Decision {
+pub(crate) const DECISION: Decision = Decision {
     name: "combined",
     about: "the combined model over every detector and the markup's cues (bpv ≤ the page's expected-F threshold, bpt)",
     bpv: of,

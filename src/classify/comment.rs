@@ -63,7 +63,7 @@ pub struct TextCues {
     pub date: bool,
     /// A short control of a comment: reply, report, flag, permalink, quote, like, in a few
     /// languages.
-    pub reply: bool,
+    pub(crate) reply: bool,
     /// A comment section's heading or count: `10 Comments`, `Leave a reply`, `Post a
     /// comment`, `Kommentare (3)`, ….
     pub count: bool,

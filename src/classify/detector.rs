@@ -64,7 +64,7 @@ pub struct ModelFile {
 
 /// A model read from a model file ([`ModelFile::load`]); its detector knows its type
 /// ([`Models::file`]).
-pub type LoadedModel = Box<dyn Any + Send + Sync>;
+pub(crate) type LoadedModel = Box<dyn Any + Send + Sync>;
 
 impl ModelFile {
     /// The command line's option: [`ModelFile::option`] with dashes.
@@ -81,12 +81,12 @@ pub struct Scoring<'a> {
     /// The page's identified language (`None` when no model needs it or none was found).
     pub language: Option<&'a Language>,
     /// The page's regions ([`crate::document::Document::regions`]).
-    pub regions: &'a [(u32, u32)],
+    pub(crate) regions: &'a [(u32, u32)],
     /// What the page says of itself outside its blocks.
     pub text: &'a PageText,
     /// What the page computes once for more than one detector ([`Scoring::once`]): an empty
     /// cell for each page.
-    pub memo: &'a OnceCell<Box<dyn Any>>,
+    pub(crate) memo: &'a OnceCell<Box<dyn Any>>,
 }
 
 impl<'a> Scoring<'a> {
@@ -171,7 +171,7 @@ impl Favor {
     pub const ALL: [Favor; 3] = [Favor::Precision, Favor::Balanced, Favor::Recall];
 
     /// The β of the expected F_β.
-    pub fn beta(self) -> f64 {
+    pub(crate) fn beta(self) -> f64 {
         match self {
             Favor::Precision => 0.5,
             Favor::Balanced => 1.0,
@@ -187,6 +187,6 @@ crate::choice::choice!(Favor, "favor", [
 ]);
 
 /// 0.0 when `content`, else 1.0: a yes-or-no decision as a `bpv`.
-pub fn verdict(content: bool) -> f32 {
+pub(crate) fn verdict(content: bool) -> f32 {
     if content { 0.0 } else { 1.0 }
 }

@@ -338,7 +338,12 @@ fn to_columns(rows: &[f32], nf: usize, used: usize, columns: &mut [f32]) {
 
 /// Rows of `x` (`width` values each) each followed by its row of `context` (`context_width`
 /// values): a stacked model's second-stage input.
-pub fn stack_rows(x: &[f32], width: usize, context: &[f32], context_width: usize) -> Vec<f32> {
+pub(crate) fn stack_rows(
+    x: &[f32],
+    width: usize,
+    context: &[f32],
+    context_width: usize,
+) -> Vec<f32> {
     let mut rows = Vec::with_capacity(x.len() + context.len());
     for (a, b) in x
         .chunks_exact(width)
@@ -354,7 +359,11 @@ pub fn stack_rows(x: &[f32], width: usize, context: &[f32], context_width: usize
 /// the other; an error unless they read `widths` features, the first stage's and the main
 /// model's as cowrex computes them. `name` is the model's in errors, and its `cowrex train`
 /// subcommand's.
-pub fn parse_stages(text: &str, name: &str, widths: [usize; 2]) -> Result<[Gbt; 2], ModelError> {
+pub(crate) fn parse_stages(
+    text: &str,
+    name: &str,
+    widths: [usize; 2],
+) -> Result<[Gbt; 2], ModelError> {
     let retrain = format!("retrain it with `cowrex train {name}`");
     let at = text.match_indices("\ncowrex-gbt ").next().ok_or_else(|| {
         ModelError(format!(
@@ -462,7 +471,7 @@ impl Gbt {
 
     /// P(positive) for each of the rows (row-major, `features` values per row); the same
     /// values as [`Gbt::predict`] on each, computed tree by tree over all rows.
-    pub fn predict_rows(&self, rows: &[f32]) -> Vec<f32> {
+    pub(crate) fn predict_rows(&self, rows: &[f32]) -> Vec<f32> {
         let mut z = vec![self.base; rows.len() / self.features];
         match &self.flat {
             Some(flat) => flat.add(rows, self.features, &mut z),
@@ -535,7 +544,7 @@ impl Gbt {
 
     /// The same model at temperature `t`: P = sigmoid(margin / t), by dividing the base and
     /// every leaf by `t` (t > 1 makes the probabilities less extreme).
-    pub fn tempered(&self, t: f32) -> Gbt {
+    pub(crate) fn tempered(&self, t: f32) -> Gbt {
         let trees = self
             .trees()
             .iter()
@@ -723,7 +732,7 @@ impl Gbt {
     /// A built-in model from [`Gbt::to_bytes`]'s layout, read without decoding its trees:
     /// they are decoded when first walked (explanations). `build.rs` wrote the layout, and a
     /// test checks each built-in model with [`Gbt::from_bytes`].
-    pub fn from_static(bytes: &'static [u8]) -> Result<Gbt, ModelError> {
+    pub(crate) fn from_static(bytes: &'static [u8]) -> Result<Gbt, ModelError> {
         let mut r = Reader(bytes);
         let (features, base, count, flat) = read_head(&mut r)?;
         Ok(Gbt {

@@ -52,23 +52,23 @@ impl Class {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
     /// Characters below which a block is SHORT (or BAD with a link).
-    pub length_low: usize,
+    pub(crate) length_low: usize,
     /// Characters above which a block of stop-word density at least `stopwords_high` is GOOD
     /// rather than NEAR_GOOD.
-    pub length_high: usize,
+    pub(crate) length_high: usize,
     /// Stop-word density from which a block is at least NEAR_GOOD.
-    pub stopwords_low: f64,
+    pub(crate) stopwords_low: f64,
     /// Stop-word density from which a long block is GOOD.
-    pub stopwords_high: f64,
+    pub(crate) stopwords_high: f64,
     /// Link density above which a block is BAD.
-    pub max_link_density: f64,
+    pub(crate) max_link_density: f64,
     /// Characters at most between a heading and the GOOD block after it for the heading
     /// processing.
-    pub max_heading_distance: usize,
+    pub(crate) max_heading_distance: usize,
     /// Skip the heading pre- and post-processing.
-    pub no_headings: bool,
+    pub(crate) no_headings: bool,
     /// Do not classify `h1` blocks as GOOD outright.
-    pub no_headlines: bool,
+    pub(crate) no_headlines: bool,
 }
 
 impl Default for Params {
@@ -93,7 +93,7 @@ pub struct Paragraph<'a> {
     /// text).
     pub text: Cow<'a, str>,
     /// Characters of the text inside `<a>` elements.
-    pub link_chars: usize,
+    pub(crate) link_chars: usize,
     /// Inside `h1`…`h6`.
     pub heading: bool,
     /// Inside `h1` (jusText's headline).
@@ -119,7 +119,7 @@ impl Paragraph<'_> {
     }
 
     /// Share of the words ([`crate::words`]) that are stop words (compared in lower case).
-    pub fn stopword_density(&self, stop: &FxHashSet<&str>) -> f64 {
+    pub(crate) fn stopword_density(&self, stop: &FxHashSet<&str>) -> f64 {
         let (words, hits) = if self.text.is_ascii() {
             ascii_stop_words(self.text.as_bytes(), stop)
         } else {
@@ -175,11 +175,11 @@ fn ascii_stop_words(text: &[u8], stop: &FxHashSet<&str>) -> (usize, usize) {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Judgement {
     /// The context-free class (after the heading pre-processing).
-    pub context_free: Class,
+    pub(crate) context_free: Class,
     /// The final class: GOOD or BAD.
     pub class: Class,
     /// Share of its words that are stop words.
-    pub stopword_density: f64,
+    pub(crate) stopword_density: f64,
 }
 
 impl Default for Judgement {
@@ -212,7 +212,7 @@ pub fn stop_words(iso639_1: &str) -> Option<FxHashSet<&'static str>> {
 
 /// The stop list jusText uses for a document.
 #[derive(Debug, Clone, Copy)]
-pub struct StopList {
+pub(crate) struct StopList {
     words: &'static FxHashSet<&'static str>,
 }
 
@@ -240,7 +240,7 @@ impl StopList {
 /// The stop list for a document in `lang`: its language's list (by its ISO 639-1 code);
 /// English when the language is not identified (as for the MLP); empty when the crate has no
 /// list for the language.
-pub fn stop_words_for(lang: Option<&Language>) -> StopList {
+pub(crate) fn stop_words_for(lang: Option<&Language>) -> StopList {
     use std::collections::HashMap;
     use std::sync::LazyLock;
     static LISTS: LazyLock<HashMap<&'static str, FxHashSet<&'static str>>> = LazyLock::new(|| {
@@ -260,7 +260,7 @@ pub fn stop_words_for(lang: Option<&Language>) -> StopList {
 }
 
 /// The context-free class of a paragraph with stop-word density `density`.
-pub fn classify_context_free(p: &Paragraph<'_>, density: f64, params: &Params) -> Class {
+pub(crate) fn classify_context_free(p: &Paragraph<'_>, density: f64, params: &Params) -> Class {
     if p.image || p.link_density() > params.max_link_density {
         return Class::Bad;
     }
@@ -364,7 +364,7 @@ fn good_follows(paragraphs: &[Paragraph<'_>], class: &[Class], i: usize, max: us
 /// (document edges count as BAD): between two GOOD blocks all are GOOD, between two BAD
 /// blocks all are BAD; between a GOOD and a BAD block, the blocks from the BAD one up to the
 /// NEAR_GOOD block closest to it are BAD and the rest GOOD, or all BAD without a NEAR_GOOD.
-pub fn context_sensitive(cf: &[Class]) -> Vec<Class> {
+pub(crate) fn context_sensitive(cf: &[Class]) -> Vec<Class> {
     let mut out = cf.to_vec();
     let reliable = |c: Class| matches!(c, Class::Good | Class::Bad);
     let mut i = 0;
@@ -453,7 +453,7 @@ pub fn of(b: &Block) -> Judgement {
 }
 
 /// Whether jusText judges a block GOOD.
-pub fn is_good(b: &Block) -> bool {
+pub(crate) fn is_good(b: &Block) -> bool {
     of(b).class == Class::Good
 }
 

@@ -28,13 +28,13 @@ pub struct Mlp {
     /// Number of hidden units.
     pub hidden: usize,
     /// Steepness of the hidden units' symmetric sigmoid.
-    pub hidden_steepness: f32,
+    pub(crate) hidden_steepness: f32,
     /// Steepness of the linear-piecewise symmetric output.
-    pub output_steepness: f32,
+    pub(crate) output_steepness: f32,
     /// `hidden × (inputs + 1)`: weights of each hidden unit, bias last.
-    pub w_hidden: Vec<f32>,
+    pub(crate) w_hidden: Vec<f32>,
     /// `hidden + 1`: output weights, bias last.
-    pub w_output: Vec<f32>,
+    pub(crate) w_output: Vec<f32>,
 }
 
 fn err(msg: impl Into<String>) -> ModelError {
@@ -55,7 +55,7 @@ impl Mlp {
     }
 
     /// Parse a FANN 2.1 float network (`FANN_FLO_2.1`) with one hidden layer.
-    pub fn from_fann(text: &str) -> Result<Mlp, ModelError> {
+    pub(crate) fn from_fann(text: &str) -> Result<Mlp, ModelError> {
         let mut lines = text.lines();
         if !lines.next().is_some_and(|l| l.starts_with("FANN_FLO")) {
             return Err(err(
@@ -126,7 +126,7 @@ impl Mlp {
     }
 
     /// Parse the compact format.
-    pub fn from_compact(text: &str) -> Result<Mlp, ModelError> {
+    pub(crate) fn from_compact(text: &str) -> Result<Mlp, ModelError> {
         let mut lines = text
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
@@ -561,9 +561,9 @@ pub struct Confusion {
     /// False positives: content predicted as boilerplate.
     pub fp: usize,
     /// True negatives: content predicted as content.
-    pub tn: usize,
+    pub(crate) tn: usize,
     /// False negatives: boilerplate predicted as content.
-    pub fn_: usize,
+    pub(crate) fn_: usize,
 }
 
 impl Confusion {
@@ -690,7 +690,7 @@ pub const COLUMNS: &[Column] = &[Column {
 const AT: document::Cols = registry::cols(NAME);
 
 /// Its decision.
-pub const DECISION: Decision = Decision {
+pub(crate) const DECISION: Decision = Decision {
     name: "mlp",
     about: "texrex's MLP, by language (bpv ≤ 0.5)",
     bpv: of,

@@ -70,12 +70,12 @@ impl ModelLang {
     }
 
     /// The language with ISO 639-1 code `s`, if it has a built-in MLP.
-    pub fn from_code(s: &str) -> Option<ModelLang> {
+    pub(crate) fn from_code(s: &str) -> Option<ModelLang> {
         Self::ALL.into_iter().find(|l| l.code() == s)
     }
 
     /// The model for an identified language: its own where there is one, English otherwise.
-    pub fn for_language(lang: Option<&Language>) -> ModelLang {
+    pub(crate) fn for_language(lang: Option<&Language>) -> ModelLang {
         lang.and_then(|l| l.iso639_1)
             .and_then(ModelLang::from_code)
             .unwrap_or(ModelLang::En)
@@ -189,7 +189,7 @@ impl std::fmt::Display for ModelError {
 impl std::error::Error for ModelError {}
 
 /// Read an n-gram model file, gzipped or not.
-pub fn read_ngram(bytes: &[u8]) -> Result<NgramModel, ModelError> {
+pub(crate) fn read_ngram(bytes: &[u8]) -> Result<NgramModel, ModelError> {
     NgramModel::parse(&model_text(bytes)?)
 }
 
@@ -258,9 +258,9 @@ pub struct Models {
     /// One MLP per built-in language.
     mlps: Vec<(ModelLang, Mlp)>,
     /// Which MLP scores a document.
-    pub lang: LangChoice,
+    lang: LangChoice,
     /// Which n-gram model scores blocks.
-    pub ngram: NgramChoice,
+    ngram: NgramChoice,
     standard: Option<LazyNgram>,
     non_lexical: Option<LazyNgram>,
     /// Text-quality profiles (badness), set by [`Models::set_profiles`].
@@ -420,7 +420,7 @@ impl Models {
 
     /// Identify languages with a fastText model file (`--lid-model`: OpenLID's, GlotLID's, …)
     /// instead of the built-in identifier; its bytes go into the checksum.
-    pub fn set_lid_model(&mut self, bytes: &[u8]) -> Result<(), ModelError> {
+    pub(crate) fn set_lid_model(&mut self, bytes: &[u8]) -> Result<(), ModelError> {
         let model = lid::fasttext::Model::from_bytes(bytes).map_err(ModelError)?;
         if model.num_labels() == 0 {
             return Err(ModelError("a fastText model without labels".into()));
@@ -467,7 +467,7 @@ impl Models {
     }
 
     /// The n-gram models in use (none with n-gram scoring off).
-    pub fn ngram_models(&self) -> impl Iterator<Item = &NgramModel> {
+    pub(crate) fn ngram_models(&self) -> impl Iterator<Item = &NgramModel> {
         let file = self.ngram_file();
         let builtin = self.standard.iter().chain(&self.non_lexical);
         file.into_iter()

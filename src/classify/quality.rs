@@ -25,7 +25,7 @@ pub struct ProfileWord {
     /// Mean of its log10 relative frequency in good documents.
     pub mean: f64,
     /// Standard deviation of that log10 relative frequency.
-    pub stdev: f64,
+    pub(crate) stdev: f64,
     /// The most it adds to a document's badness.
     pub limit: f64,
 }

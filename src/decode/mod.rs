@@ -9,7 +9,7 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use memchr::memmem;
 
 /// Bytes of the page given to `chardetng` at most.
-pub const DETECT_PREFIX: usize = 16 * 1024;
+pub(crate) const DETECT_PREFIX: usize = 16 * 1024;
 /// Bytes searched for a `<meta>` charset declaration.
 pub const META_PREFIX: usize = 8 * 1024;
 
@@ -19,7 +19,7 @@ pub struct Sniffed {
     /// The encoding to decode the page with.
     pub encoding: &'static Encoding,
     /// Where the encoding came from.
-    pub evidence: CharsetEvidence,
+    pub(crate) evidence: CharsetEvidence,
     /// Length of the byte-order mark to skip.
     pub bom_len: usize,
     /// The declared encoding that the bytes overrode (only with [`CharsetEvidence::ValidUtf8`]).
@@ -33,7 +33,7 @@ impl Sniffed {
     }
 
     /// The overridden declaration's upper-cased name, as written in `declared-charset`.
-    pub fn declared_name(&self) -> Option<String> {
+    pub(crate) fn declared_name(&self) -> Option<String> {
         self.declared.map(|e| e.name().to_ascii_uppercase())
     }
 }
@@ -172,7 +172,7 @@ fn fix_utf16(enc: &'static Encoding) -> &'static Encoding {
 }
 
 /// Find `charset=` in `<meta …>` tags (both `<meta charset>` and `http-equiv` forms).
-pub fn meta_charset(head: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn meta_charset(head: &[u8]) -> Option<&'static Encoding> {
     let finder = memmem::Finder::new(b"<meta");
     let lower: Vec<u8>;
     let hay = if head.iter().any(u8::is_ascii_uppercase) {

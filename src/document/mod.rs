@@ -269,7 +269,7 @@ pub fn host_and_tld(url: &str) -> (String, String) {
 
 /// texrex's 36-character id, made deterministic: MD5(url) in hex, then the first 4 hex digits
 /// of MD5 of the record's identity (record id, else file and offset).
-pub fn doc_id(meta: &Meta) -> String {
+pub(crate) fn doc_id(meta: &Meta) -> String {
     let url_hash = Md5::digest(meta.url.as_bytes());
     let identity = match &meta.record_id {
         Some(id) => id.clone(),

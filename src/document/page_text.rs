@@ -25,15 +25,15 @@ pub mod page_kind {
     /// Article, NewsArticle, BlogPosting, Report, …; `og:type` article.
     pub const ARTICLE: u8 = 1 << 0;
     /// Product, Offer, ProductGroup; `og:type` product.
-    pub const PRODUCT: u8 = 1 << 1;
+    pub(crate) const PRODUCT: u8 = 1 << 1;
     /// ItemList, CollectionPage, SearchResultsPage, OfferCatalog.
-    pub const LIST: u8 = 1 << 2;
+    pub(crate) const LIST: u8 = 1 << 2;
     /// QAPage, Question, Answer, DiscussionForumPosting, SocialMediaPosting, Comment.
-    pub const DISCUSSION: u8 = 1 << 3;
+    pub(crate) const DISCUSSION: u8 = 1 << 3;
     /// Recipe, HowTo, FAQPage.
-    pub const GUIDE: u8 = 1 << 4;
+    pub(crate) const GUIDE: u8 = 1 << 4;
     /// Number of kinds.
-    pub const COUNT: usize = 5;
+    pub(crate) const COUNT: usize = 5;
 
     /// The kind a schema.org type name (with or without its `https://schema.org/`) or an
     /// `og:type` value (`product.item` counts as `product`) stands for (0 for any other).

@@ -62,7 +62,7 @@ pub struct GoldPage {
 }
 
 /// The sets under `dir` (names of `ground-truth/*.jsonl`), sorted.
-pub fn list_sets(dir: &Path) -> std::io::Result<Vec<String>> {
+pub(crate) fn list_sets(dir: &Path) -> std::io::Result<Vec<String>> {
     let mut sets: Vec<String> = std::fs::read_dir(dir.join("ground-truth"))?
         .filter_map(|e| e.ok())
         .filter_map(|e| {
@@ -234,7 +234,7 @@ pub fn tokens(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Lower-cased [`tokens`] with their counts.
-pub fn bag_of_words(text: &str) -> HashMap<String, u32> {
+pub(crate) fn bag_of_words(text: &str) -> HashMap<String, u32> {
     let mut bag = HashMap::new();
     for t in tokens(&text.to_lowercase()) {
         *bag.entry(t.to_owned()).or_insert(0) += 1;
@@ -396,12 +396,12 @@ impl Snippets {
     }
 
     /// Share of the `with` snippets found (`None` without any).
-    pub fn with_share(&self) -> Option<f64> {
+    pub(crate) fn with_share(&self) -> Option<f64> {
         (self.with > 0).then(|| self.recall())
     }
 
     /// Share of the `without` snippets absent (`None` without any).
-    pub fn without_share(&self) -> Option<f64> {
+    pub(crate) fn without_share(&self) -> Option<f64> {
         (self.without > 0).then(|| 1.0 - self.without_found as f64 / self.without as f64)
     }
 }

@@ -50,7 +50,7 @@ pub struct PageReport {
     /// Its id.
     pub page_id: String,
     /// Its bag-of-words overlap with the gold text (`None`: snippet gold only).
-    pub overlap: Option<Overlap>,
+    pub(crate) overlap: Option<Overlap>,
     /// Its kind, for a page with gold text whose set says.
     pub kind: Option<String>,
     /// Its language, for a page with snippet gold only.

@@ -14,7 +14,7 @@
 //! `build.rs` with its parser.
 
 /// Finds a pattern's matches in a text: their byte ranges, in order.
-pub type Finder = fn(&str) -> Vec<(usize, usize)>;
+pub(crate) type Finder = fn(&str) -> Vec<(usize, usize)>;
 
 /// A set of characters: ranges of code points, sorted, and the ASCII ones as bits.
 pub struct Class {
@@ -95,7 +95,7 @@ impl Chars {
 }
 
 /// The byte ranges of the e-mail pattern's matches.
-pub fn emails(text: &str) -> Vec<(usize, usize)> {
+pub(crate) fn emails(text: &str) -> Vec<(usize, usize)> {
     let t = Chars::new(text);
     let (mut out, mut from) = (Vec::new(), 0);
     for a in 0..t.c.len() {
@@ -130,7 +130,7 @@ pub fn emails(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// The byte ranges of the URI pattern's matches.
-pub fn uris(text: &str) -> Vec<(usize, usize)> {
+pub(crate) fn uris(text: &str) -> Vec<(usize, usize)> {
     let t = Chars::new(text);
     let n = t.c.len();
     let is = |i: usize, s: &str| {

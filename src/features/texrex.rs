@@ -17,7 +17,7 @@ use crate::html::{Container, RawBlock};
 pub use crate::document::{Features, N_FEATURES};
 
 /// The feature names, in order (from texrex's ARFF files).
-pub const FEATURE_NAMES: [&str; N_FEATURES] = [
+pub(crate) const FEATURE_NAMES: [&str; N_FEATURES] = [
     "Length",
     "PageProp",
     "PercText",
@@ -66,15 +66,15 @@ const SKIPPED_CLAMP: f64 = 20.0;
 
 /// Block text after the second pass, with the counts it produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Cleansed {
+pub(crate) struct Cleansed {
     /// The text: entities decoded, XML-illegal characters removed, the matches replaced.
     pub text: String,
     /// Tags left in the text, each replaced by a space.
     pub tags: u32,
     /// E-mail addresses, each replaced by ` emailblank `.
-    pub emails: u32,
+    pub(crate) emails: u32,
     /// URIs, each replaced by ` uriblank `.
-    pub uris: u32,
+    pub(crate) uris: u32,
     /// Hashtags, each replaced by ` hashtagblank `.
     pub hashtags: u32,
 }
@@ -107,7 +107,7 @@ fn replace(text: &mut String, find: cleanse::Finder, replacement: &str) -> u32 {
 }
 
 /// Decode HTML entities twice, as texrex does (so `&amp;eacute;` becomes `é`).
-pub fn decode_entities(text: &str) -> String {
+pub(crate) fn decode_entities(text: &str) -> String {
     if !text.contains('&') {
         return text.to_owned();
     }
@@ -122,7 +122,7 @@ pub fn decode_entities(text: &str) -> String {
 /// characters of `[#A-Za-z0-9]` and `;`; named references from HTML 4.01, decimal ones, and
 /// hexadecimal ones of 1–4 digits. Code points 0x80–0x9F are read as windows-1252; a
 /// reference that yields nothing or a plain space (`&#32;`) stays as it is.
-pub fn unescape(text: &str) -> String {
+pub(crate) fn unescape(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
@@ -201,7 +201,7 @@ fn reference_char(body: &str) -> Option<char> {
 }
 
 /// texrex's second pass on one block of decoded text.
-pub fn second_pass(text: &str) -> Cleansed {
+pub(crate) fn second_pass(text: &str) -> Cleansed {
     let mut text = decode_entities(text);
     crate::decode::strip_xml_illegal(&mut text);
     let mut c = Cleansed::default();
@@ -248,7 +248,7 @@ pub fn mask(text: &str, email: bool, uri: bool, hashtag: bool) -> String {
 
 /// texrex's `TrUtf8Length`: code points in all but the last byte (so one less than the true
 /// count when the text ends in ASCII).
-pub fn utf8_size(text: &str) -> usize {
+pub(crate) fn utf8_size(text: &str) -> usize {
     let b = text.as_bytes();
     if b.len() < 2 {
         return 0;
@@ -449,7 +449,7 @@ fn ends_in_punct(text: &str) -> bool {
 
 /// What the feature extractor needs to know about one block.
 #[derive(Debug, Clone, Copy)]
-pub struct BlockInput<'a> {
+pub(crate) struct BlockInput<'a> {
     /// The block as segmented (positions and tag counts).
     pub block: &'a RawBlock,
     /// The block's text after the second pass (empty for blocks the second pass invalidated).
@@ -459,7 +459,7 @@ pub struct BlockInput<'a> {
 /// Compute the 37 features for every block of a document; `None` marks blocks texrex treats
 /// as invalid (empty, or nothing but white space). Returns `None` for the whole document when
 /// it has no text (texrex invalidates the document then).
-pub fn document_features(
+pub(crate) fn document_features(
     blocks: &[BlockInput<'_>],
     doctype: Doctype,
     raw_size: usize,

@@ -67,23 +67,23 @@ pub struct RawBlock {
     /// What it is (heading, paragraph, list item, …), from the elements around its first text.
     pub kind: Kind,
     /// Position right after the tag that opened the block.
-    pub first_raw: usize,
+    pub(crate) first_raw: usize,
     /// Position of the `>` of the tag that closed the block.
-    pub last_raw: usize,
+    pub(crate) last_raw: usize,
     /// Start tags in the block (texrex counts every tag, whatever its name).
-    pub open_tags: u32,
+    pub(crate) open_tags: u32,
     /// End tags in the block.
-    pub close_tags: u32,
+    pub(crate) close_tags: u32,
     /// Tags in the block whose name starts with `a` (texrex's anchors).
     pub anchors: u32,
     /// Empty potential blocks skipped right before this one.
-    pub skipped_divs: u32,
+    pub(crate) skipped_divs: u32,
     /// The break tag that opened the block.
-    pub container: Container,
+    pub(crate) container: Container,
     /// The block was opened by an end tag (`</div>` etc.).
-    pub closing_start: bool,
+    pub(crate) closing_start: bool,
     /// Text bytes inside `<a>` elements (whitespace collapsed, entities undecoded).
-    pub link_bytes: u32,
+    pub(crate) link_bytes: u32,
     /// Words that start inside `<a>` elements: whitespace-separated, as texrex's collapsed
     /// text has them (`analyze::analyze` counts them again, by [`crate::words`], in a block
     /// with characters of a script written without spaces, from
@@ -97,7 +97,7 @@ pub struct RawBlock {
     /// The block starts a jusText paragraph: it was opened by one of jusText's block tags, by
     /// two `<br>`, or it is the first block. Blocks opened otherwise (`article`, `nav`, …)
     /// continue the paragraph before them.
-    pub paragraph_start: bool,
+    pub(crate) paragraph_start: bool,
     /// The path (tag names and classes) of the element its first text is in: blocks of
     /// repeated elements of one kind (the items of a list, a grid of teasers) share it.
     pub path: u64,

@@ -8,55 +8,55 @@ use super::markup::{class_key, markup_tokens};
 use super::scan::{attributes, is_html_ws};
 
 /// Inside `<a>`.
-pub const LINK: u32 = 1 << 0;
+pub(crate) const LINK: u32 = 1 << 0;
 /// Inside `h1`.
-pub const H1: u32 = 1 << 1;
+pub(crate) const H1: u32 = 1 << 1;
 /// Inside `h1`…`h6`.
-pub const HEADING: u32 = 1 << 2;
+pub(crate) const HEADING: u32 = 1 << 2;
 /// Inside `ul`, `ol` or `dl`.
-pub const LIST: u32 = 1 << 3;
+pub(crate) const LIST: u32 = 1 << 3;
 /// Inside `table`.
-pub const TABLE: u32 = 1 << 4;
+pub(crate) const TABLE: u32 = 1 << 4;
 /// Inside `form`.
-pub const FORM: u32 = 1 << 5;
+pub(crate) const FORM: u32 = 1 << 5;
 /// `<nav>`, or a token like nav, menu, breadcrumb, pagination.
-pub const NAV: u32 = 1 << 6;
+pub(crate) const NAV: u32 = 1 << 6;
 /// `<header>`, or header, masthead, banner, topbar.
-pub const HEADER: u32 = 1 << 7;
+pub(crate) const HEADER: u32 = 1 << 7;
 /// `<footer>`, or footer, copyright, contentinfo.
-pub const FOOTER: u32 = 1 << 8;
+pub(crate) const FOOTER: u32 = 1 << 8;
 /// `<aside>`, or sidebar, widget, related, recommended, popular, promo, sponsor, advert.
-pub const ASIDE: u32 = 1 << 9;
+pub(crate) const ASIDE: u32 = 1 << 9;
 /// comment, reply, respond, discuss, disqus.
 pub const COMMENT: u32 = 1 << 10;
 /// share, social, facebook, twitter, newsletter, subscribe, follow.
-pub const SHARE: u32 = 1 << 11;
+pub(crate) const SHARE: u32 = 1 << 11;
 /// `<article>` or `<main>`, or article, content, post, entry, story, main, body, text.
 pub const ARTICLE: u32 = 1 << 12;
 /// byline, author, date, time, meta, tags, caption, credit.
-pub const META: u32 = 1 << 13;
+pub(crate) const META: u32 = 1 << 13;
 /// `blockquote`, `pre`, `figure`, `figcaption`, `caption`.
-pub const QUOTE: u32 = 1 << 14;
+pub(crate) const QUOTE: u32 = 1 << 14;
 /// `p`: running text markup.
 pub const P: u32 = 1 << 15;
 /// `<main>` or `role="main"`: the page's own statement of its main content.
 pub const MAIN: u32 = 1 << 16;
 /// An `<article>` element (the tag itself, not a class name).
-pub const ARTICLE_TAG: u32 = 1 << 17;
+pub(crate) const ARTICLE_TAG: u32 = 1 << 17;
 /// `itemprop` articleBody, text, reviewBody or description: the body of a schema.org item.
-pub const BODY_PROP: u32 = 1 << 18;
+pub(crate) const BODY_PROP: u32 = 1 << 18;
 /// Not rendered: the `hidden` attribute, `aria-hidden="true"`, an inline `display:none` or
 /// `visibility:hidden`, `<template>`, or text for screen readers only (sr-only,
 /// visually-hidden, screen-reader).
 pub const HIDDEN: u32 = 1 << 19;
 /// `<dialog>`, or cookie, consent, gdpr, modal, popup, overlay.
-pub const MODAL: u32 = 1 << 20;
+pub(crate) const MODAL: u32 = 1 << 20;
 /// Controls: `<button>`, `<label>`, `<option>`, or `role` button, tab, menuitem, switch.
-pub const CONTROL: u32 = 1 << 21;
+pub(crate) const CONTROL: u32 = 1 << 21;
 /// Number of cue bits.
-pub const COUNT: usize = 22;
+pub(crate) const COUNT: usize = 22;
 /// The cues' names, bit by bit.
-pub const NAMES: [&str; COUNT] = [
+pub(crate) const NAMES: [&str; COUNT] = [
     "link",
     "h1",
     "heading",

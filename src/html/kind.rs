@@ -15,7 +15,7 @@ pub(crate) struct Context {
     /// The innermost of them is an `ol`.
     pub ordered: bool,
     /// It is in a `thead`.
-    pub thead: bool,
+    pub(crate) thead: bool,
 }
 
 impl Context {

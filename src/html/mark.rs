@@ -6,23 +6,23 @@
 //! from `shown`, and every text but the Markdown writer's drops these.
 
 /// Start of emphasis (`em`, `i`).
-pub const EM: u8 = 0x01;
+pub(crate) const EM: u8 = 0x01;
 /// End of emphasis.
-pub const EM_END: u8 = 0x02;
+pub(crate) const EM_END: u8 = 0x02;
 /// Start of strong emphasis (`strong`, `b`).
-pub const STRONG: u8 = 0x03;
+pub(crate) const STRONG: u8 = 0x03;
 /// End of strong emphasis.
-pub const STRONG_END: u8 = 0x04;
+pub(crate) const STRONG_END: u8 = 0x04;
 /// Start of code (`code`, `kbd`, `samp`, `tt` outside `pre`).
 pub const CODE: u8 = 0x05;
 /// End of code.
-pub const CODE_END: u8 = 0x06;
+pub(crate) const CODE_END: u8 = 0x06;
 /// Start of a link (`a href`).
-pub const LINK: u8 = 0x0e;
+pub(crate) const LINK: u8 = 0x0e;
 /// End of a link.
-pub const LINK_END: u8 = 0x0f;
+pub(crate) const LINK_END: u8 = 0x0f;
 
 /// Whether a byte is a mark (or a control the page's text may not keep in `shown`).
-pub fn is_mark(b: u8) -> bool {
+pub(crate) fn is_mark(b: u8) -> bool {
     matches!(b, 0x01..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f)
 }

@@ -23,7 +23,7 @@ pub struct Anchor {
     /// The block it is in (an index into [`Segmentation::blocks`]).
     pub block: usize,
     /// Where its attributes are in the input: from after its name to its `>`.
-    pub attrs: (usize, usize),
+    pub(crate) attrs: (usize, usize),
 }
 
 /// How tags are recognised.
@@ -69,7 +69,7 @@ pub struct Segmentation {
     /// All blocks in order; the last one may be empty (texrex keeps it, invalid).
     pub blocks: Vec<RawBlock>,
     /// The document type, from the part before `<body>`.
-    pub doctype: Doctype,
+    pub(crate) doctype: Doctype,
     /// Values from the head.
     pub head: HeadMeta,
     /// False when the page has no `<body>` and the text was taken after the head.
@@ -82,16 +82,16 @@ pub struct Segmentation {
     pub anchors: Vec<Anchor>,
     /// Elements whose text spans more than one block: the first and last block with their
     /// text (indices into `blocks`), in the order the elements closed.
-    pub regions: Vec<(u32, u32)>,
+    pub(crate) regions: Vec<(u32, u32)>,
     /// Where the text inside `<a>` elements is: `(block, start, end)`, byte ranges of a
     /// block's [`RawBlock::text`], in the order of the blocks and of their text, adjoining
     /// ones merged.
     pub link_spans: Vec<(u32, u32, u32)>,
     /// The contents of `<script type="application/ld+json">` elements, up to
     /// `MAX_JSON_LD` bytes in all (HTML5 syntax only).
-    pub json_ld: Vec<Vec<u8>>,
+    pub(crate) json_ld: Vec<Vec<u8>>,
     /// What the markup says about the page: meta values, dates, authors.
-    pub clues: Clues,
+    pub(crate) clues: Clues,
 }
 
 /// Values from `<title>` and `<meta name=…>` before `<body>`, in the source encoding.
@@ -106,9 +106,9 @@ pub struct HeadMeta {
     /// `<meta name="author">`.
     pub author: Option<Vec<u8>>,
     /// `<meta property="og:title">`.
-    pub og_title: Option<Vec<u8>>,
+    pub(crate) og_title: Option<Vec<u8>>,
     /// `<meta property="og:type">`.
-    pub og_type: Option<Vec<u8>>,
+    pub(crate) og_type: Option<Vec<u8>>,
     /// `<base href=…>`.
     pub base: Option<Vec<u8>>,
 }

@@ -172,25 +172,25 @@ const CLOSE_P: [&[u8]; 35] = [
 /// Bits of [`tag_sets`]: one per list of tag names above.
 pub(super) mod set {
     /// On `VOID`: void elements.
-    pub const VOID: u16 = 1 << 0;
+    pub(crate) const VOID: u16 = 1 << 0;
     /// On `RAW_TEXT`: raw-text elements.
-    pub const RAW_TEXT: u16 = 1 << 1;
+    pub(crate) const RAW_TEXT: u16 = 1 << 1;
     /// On `RCDATA`: elements whose content is text but not markup.
-    pub const RCDATA: u16 = 1 << 2;
+    pub(crate) const RCDATA: u16 = 1 << 2;
     /// On `CLOSE_P`: start tags that end an open `<p>`.
-    pub const CLOSE_P: u16 = 1 << 3;
+    pub(crate) const CLOSE_P: u16 = 1 << 3;
     /// On `TEXREX_DROP`: texrex's drop containers.
-    pub const TEXREX_DROP: u16 = 1 << 4;
+    pub(crate) const TEXREX_DROP: u16 = 1 << 4;
     /// On `HTML5_DROP`: drop containers with HTML5 syntax.
-    pub const HTML5_DROP: u16 = 1 << 5;
+    pub(crate) const HTML5_DROP: u16 = 1 << 5;
     /// On `BREAK_TAGS`: texrex's break tags.
-    pub const BREAK: u16 = 1 << 6;
+    pub(crate) const BREAK: u16 = 1 << 6;
     /// On `JUSTEXT_TAGS`: jusText's block tags.
-    pub const JUSTEXT: u16 = 1 << 7;
+    pub(crate) const JUSTEXT: u16 = 1 << 7;
     /// On `HTML5_BLOCKS`: further HTML5 block elements.
-    pub const HTML5_BLOCK: u16 = 1 << 8;
+    pub(crate) const HTML5_BLOCK: u16 = 1 << 8;
     /// On `HEAD_CONTENT`: elements that may appear in the head.
-    pub const HEAD_CONTENT: u16 = 1 << 9;
+    pub(crate) const HEAD_CONTENT: u16 = 1 << 9;
 }
 
 /// The lists a lower-case tag name (without `/`) is on, as [`set`] bits: one hash lookup per

@@ -34,7 +34,7 @@ const VERSION: i32 = 12;
 /// The end-of-sentence word.
 const EOS: &[u8] = b"</s>";
 /// The label prefix (fastText's default `-label`; it is not stored in the file).
-pub const LABEL_PREFIX: &str = "__label__";
+pub(crate) const LABEL_PREFIX: &str = "__label__";
 /// Centroids per sub-quantiser (8-bit codes).
 const KSUB: usize = 256;
 /// Words whose row sums a thread keeps (see [`WordCache`]); past this it starts over.
@@ -432,7 +432,7 @@ impl FastMod {
 
 /// fastText's word hash: 32-bit FNV-1a over the bytes, each taken as a *signed* char.
 #[inline]
-pub fn fnv(bytes: &[u8]) -> u32 {
+pub(crate) fn fnv(bytes: &[u8]) -> u32 {
     bytes.iter().fold(2_166_136_261u32, |h, &b| fnv_step(h, b))
 }
 
@@ -880,7 +880,7 @@ impl Model {
 
     /// The log-probability of every label (natural log, `log(p + 1e-5)` as fastText scores),
     /// for combining with other evidence. Empty if nothing was added.
-    pub fn log_probs(&self, hidden: &Hidden) -> Vec<f32> {
+    pub(crate) fn log_probs(&self, hidden: &Hidden) -> Vec<f32> {
         let Some(h) = self.mean(hidden) else {
             return Vec::new();
         };
@@ -897,7 +897,7 @@ impl Model {
     /// The labels whose probability is at least `min`, with it: for hierarchical softmax only
     /// the subtrees that hold that much are visited, so a text the model is sure of costs a
     /// path or two instead of the whole tree. Empty if nothing was added.
-    pub fn probs_at_least(&self, hidden: &Hidden, min: f32) -> Vec<(usize, f32)> {
+    pub(crate) fn probs_at_least(&self, hidden: &Hidden, min: f32) -> Vec<(usize, f32)> {
         let Some(h) = self.mean(hidden) else {
             return Vec::new();
         };
@@ -919,7 +919,7 @@ impl Model {
     /// The probability of one label, as [`Model::probs_at_least`] gives it: for hierarchical
     /// softmax the product along its path alone (a few dot products instead of a walk). 0 if
     /// nothing was added.
-    pub fn label_prob(&self, hidden: &Hidden, label: usize) -> f32 {
+    pub(crate) fn label_prob(&self, hidden: &Hidden, label: usize) -> f32 {
         let Some(h) = self.mean(hidden) else {
             return 0.0;
         };

@@ -197,7 +197,7 @@ pub const LID176: &[(&str, &str, &str)] = &[
 /// ISO 639-1 codes and their ISO 639-3 codes (a macrolanguage's code for a macrolanguage),
 /// plus the individual languages of macrolanguages that fastText models label (OpenLID's
 /// `arb`, `zsm`, `pes` ...), each with the macrolanguage's ISO 639-1 code.
-pub const ISO639_1_TO_3: &[(&str, &str)] = &[
+pub(crate) const ISO639_1_TO_3: &[(&str, &str)] = &[
     ("aa", "aar"),
     ("ab", "abk"),
     ("ae", "ave"),
@@ -407,11 +407,11 @@ pub const ISO639_1_TO_3: &[(&str, &str)] = &[
 
 /// What a model's label says about a language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LabelInfo<'a> {
+pub(crate) struct LabelInfo<'a> {
     /// The label as the model has it, without `__label__` (`en`, `deu_Latn`).
     pub label: &'a str,
     /// ISO 639-3 (or the label's own language part if it is no code known here).
-    pub iso639_3: &'a str,
+    pub(crate) iso639_3: &'a str,
     /// ISO 639-1, if the language has one.
     pub iso639_1: Option<&'static str>,
     /// The script the label names (`deu_Latn` -> `Latn`); lid.176's labels name none.
@@ -426,7 +426,7 @@ pub fn known(code: &str) -> bool {
 
 /// A language code as a `&'static str`: the tables' own, or a model label's language part
 /// kept once per process (a user's model may name languages no table here has).
-pub fn intern(code: &str) -> &'static str {
+pub(crate) fn intern(code: &str) -> &'static str {
     use std::collections::HashSet;
     use std::sync::{LazyLock, Mutex};
     static KEPT: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
@@ -447,7 +447,7 @@ pub fn intern(code: &str) -> &'static str {
 
 /// The ISO 639-1 code of an ISO 639-3 code (individual languages of a macrolanguage get the
 /// macrolanguage's), if there is one.
-pub fn iso639_1_of(iso639_3: &str) -> Option<&'static str> {
+pub(crate) fn iso639_1_of(iso639_3: &str) -> Option<&'static str> {
     ISO639_1_TO_3
         .iter()
         .find(|(_, three)| *three == iso639_3)
@@ -455,7 +455,7 @@ pub fn iso639_1_of(iso639_3: &str) -> Option<&'static str> {
 }
 
 /// The ISO 639-3 code of an ISO 639-1 code.
-pub fn iso639_3_of(iso639_1: &str) -> Option<&'static str> {
+pub(crate) fn iso639_3_of(iso639_1: &str) -> Option<&'static str> {
     ISO639_1_TO_3
         .iter()
         .find(|(one, _)| *one == iso639_1)
@@ -472,7 +472,7 @@ pub fn lid176(label: &str) -> Option<(&'static str, &'static str)> {
 
 /// Read a label of lid.176 (`en`, `als`) or of an OpenLID/GlotLID-style model (`deu_Latn`,
 /// `zho_Hans`), or a bare ISO 639-1/639-3 code.
-pub fn label_info(label: &str) -> LabelInfo<'_> {
+pub(crate) fn label_info(label: &str) -> LabelInfo<'_> {
     let label = label
         .strip_prefix(super::fasttext::LABEL_PREFIX)
         .unwrap_or(label);

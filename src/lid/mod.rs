@@ -121,12 +121,12 @@ pub struct Identifier {
     pub weight: f32,
     /// At most this many letters of a text (per [`Identifier::add`] call) go to the n-gram
     /// model; fastText reads all.
-    pub ngram_letters: usize,
+    pub(crate) ngram_letters: usize,
     /// A candidate needs this share of the letters in its scripts.
-    pub min_script_share: f32,
+    pub(crate) min_script_share: f32,
     /// The n-gram model reads a text only if fastText's best label for it has a probability
     /// under this, or is one of [`CONFUSABLE`] (1.0 or more: always).
-    pub ngram_below: f32,
+    pub(crate) ngram_below: f32,
 }
 
 /// fastText alone leaves out labels under this probability (a share of the text's evidence
@@ -136,7 +136,7 @@ const PRUNE_BELOW: f32 = 1e-4;
 /// lid.176 labels of languages it confuses with close neighbours (the list: the
 /// Bosnian/Croatian/Serbian, Malay/Indonesian, Norwegian and Danish groups): the n-gram model
 /// reads every text fastText gives one of them.
-pub const CONFUSABLE: &[&str] = &["bs", "hr", "sr", "sh", "ms", "id", "no", "nn", "da"];
+pub(crate) const CONFUSABLE: &[&str] = &["bs", "hr", "sr", "sh", "ms", "id", "no", "nn", "da"];
 
 impl Identifier {
     /// Combine a fastText model and (optionally) an n-gram model.
@@ -247,7 +247,7 @@ impl Identifier {
 
     /// Read `text` into `ev` if it has at least `letters` letters (counting them is all it
     /// costs if not); whether it did.
-    pub fn add_if_letters(&self, text: &str, letters: u32, ev: &mut Evidence) -> bool {
+    pub(crate) fn add_if_letters(&self, text: &str, letters: u32, ev: &mut Evidence) -> bool {
         let mut counts = ScriptCounts::default();
         counts.add(text);
         if counts.letters() < letters {

@@ -20,10 +20,10 @@ use rustc_hash::FxHashMap;
 const MAGIC: &[u8; 4] = b"CWNG";
 
 /// Languages a model can hold (a bit set of `u128`).
-pub const MAX_LANGS: usize = 128;
+pub(crate) const MAX_LANGS: usize = 128;
 
 /// A set of the model's languages (bit `i`: language `i`).
-pub type LangSet = u128;
+pub(crate) type LangSet = u128;
 
 /// The n-gram model.
 #[derive(Debug, Clone)]
@@ -42,13 +42,13 @@ pub struct NgramModel {
 #[derive(Debug, Clone)]
 pub struct NgramScores {
     /// Per language (the model's order), `ln P(text | language)` as the model scores it.
-    pub log_prob: Vec<f32>,
+    pub(crate) log_prob: Vec<f32>,
     /// How many letters were scored.
     pub letters: u32,
 }
 
 /// The 64-bit hash the model keys n-grams by (FNV-1a over the UTF-8 bytes).
-pub fn ngram_hash(bytes: &[u8]) -> u64 {
+pub(crate) fn ngram_hash(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for &b in bytes {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);

@@ -129,7 +129,7 @@ impl Script {
 
 /// The script of a letter (`None` for anything that is not a letter: digits, punctuation,
 /// symbols, marks; combining marks belong to no script here).
-pub fn script_of(c: char) -> Option<Script> {
+pub(crate) fn script_of(c: char) -> Option<Script> {
     use Script::*;
     let u = c as u32;
     if u < 0x80 {
@@ -288,7 +288,7 @@ impl ScriptCounts {
 
     /// The script of most letters, as a coarse [`Script`] (kana and Han together count as
     /// Han; `None` without letters).
-    pub fn main_script(&self) -> Option<Script> {
+    pub(crate) fn main_script(&self) -> Option<Script> {
         let mut counts = self.counts;
         let han = counts[Script::Hani as usize]
             + counts[Script::Hira as usize]
@@ -336,7 +336,7 @@ impl ScriptCounts {
     }
 
     /// [`ScriptCounts::share`] for a mask made by [`script_mask`].
-    pub fn share_of_mask(&self, mask: u64) -> f32 {
+    pub(crate) fn share_of_mask(&self, mask: u64) -> f32 {
         let present = self.mask();
         if present & !mask == 0 {
             return 1.0; // all letters (or none) in the mask's scripts

@@ -21,7 +21,7 @@ use crate::output::xml::bpc;
 
 /// At most this many blocks are drawn (a page has at most `--max-blocks`, 20,000 by
 /// default); the page says when some are left out.
-pub const MAX_BLOCKS: usize = 20_000;
+pub(crate) const MAX_BLOCKS: usize = 20_000;
 
 /// Whether a detector's decision ([`registry::decisions`]) keeps a block of `doc`: the
 /// document's own decision as the document says ([`Document::is_content`]), the others when

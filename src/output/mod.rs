@@ -43,7 +43,7 @@ impl Score {
     }
 
     /// Append [`Score::text`] to `out`.
-    pub fn write_into(&self, out: &mut Vec<u8>) {
+    pub(crate) fn write_into(&self, out: &mut Vec<u8>) {
         match *self {
             Score::Num(x) => write_general(out, x),
             Score::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
@@ -107,7 +107,7 @@ pub fn block_language(b: &Block) -> impl Iterator<Item = (&'static str, Score)> 
 
 /// A quality signal's value as JSON: a whole number as an integer, any other at full
 /// precision (a threshold applied to the output decides as it would on the value).
-pub fn signal_json(v: f64) -> serde_json::Value {
+pub(crate) fn signal_json(v: f64) -> serde_json::Value {
     match crate::document::Signals::whole(v) {
         Some(n) => serde_json::json!(n),
         None => serde_json::json!(v),

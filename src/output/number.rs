@@ -9,7 +9,7 @@ pub fn format_general(x: f64) -> String {
 }
 
 /// Append [`format_general`]'s text of `x` to `out`.
-pub fn write_general(out: &mut Vec<u8>, x: f64) {
+pub(crate) fn write_general(out: &mut Vec<u8>, x: f64) {
     use std::io::Write;
     if x == 0.0 || !x.is_finite() {
         out.push(b'0');

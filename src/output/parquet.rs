@@ -248,7 +248,7 @@ impl Row {
     }
 
     /// Mark the row as a duplicate of document `id`.
-    pub fn mark_duplicate(&mut self, id: &str) {
+    pub(crate) fn mark_duplicate(&mut self, id: &str) {
         self.0[DUPLICATE_OF] = Cell::Str(id.to_string());
     }
 

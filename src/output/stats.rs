@@ -92,7 +92,7 @@ impl FileStats {
     }
 
     /// Add to a counter in a map.
-    pub fn bump(map: &mut BTreeMap<String, u64>, key: &str, by: u64) {
+    pub(crate) fn bump(map: &mut BTreeMap<String, u64>, key: &str, by: u64) {
         match map.get_mut(key) {
             Some(n) => *n += by,
             None => {

@@ -22,7 +22,7 @@ pub(super) struct Rendered {
     pub bytes: Vec<u8>,
     /// Byte offset where `duplicate-of` goes: the `>` that ends `<doc …>`, or the JSON
     /// line's final `}`.
-    pub mark_at: usize,
+    pub(crate) mark_at: usize,
 }
 
 /// One gzip output file of an input, written under a temporary name.

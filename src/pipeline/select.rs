@@ -151,7 +151,7 @@ fn decode_content(encoding: &str, payload: &[u8], cap: u64) -> Result<Option<Vec
 }
 
 /// Binary data served as HTML: many control characters (NUL and the like) in the first 4 KiB.
-pub fn looks_binary(payload: &[u8]) -> bool {
+pub(crate) fn looks_binary(payload: &[u8]) -> bool {
     let head = &payload[..payload.len().min(4096)];
     let control = head
         .iter()

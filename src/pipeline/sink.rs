@@ -116,7 +116,7 @@ pub(super) struct Tally<S> {
     /// What the run did so far.
     pub summary: Summary,
     /// Where the documents go.
-    pub sink: S,
+    pub(crate) sink: S,
 }
 
 /// The input being read: its statistics, its stages' times, and when it started.

@@ -22,9 +22,9 @@ pub const NGRAM: usize = 5;
 /// Min-hashes per document (texrex's `HashesNumber`).
 pub const HASHES: usize = 100;
 /// Length of a shingle line without its newline.
-pub const LINE_LEN: usize = 68;
+pub(crate) const LINE_LEN: usize = 68;
 /// Length of a document id.
-pub const ID_LEN: usize = 36;
+pub(crate) const ID_LEN: usize = 36;
 
 /// texrex's letter ranges: Basic Latin letters, Latin-1 Supplement from À (× and ÷ included,
 /// as texrex), Latin Extended-A and -B, Latin Extended-C, Latin Extended Additional and the

@@ -1073,7 +1073,7 @@ impl Rule {
 use Fails::{Above, Below};
 
 /// datatrove's `GopherQualityFilter` with its defaults, in its order.
-pub const GOPHER_QUALITY: &[Rule] = &[
+pub(crate) const GOPHER_QUALITY: &[Rule] = &[
     Rule::new("gopher_non_symbol_words", Below, 50.0, "gopher_short_doc"),
     Rule::new(
         "gopher_non_symbol_words",
@@ -1122,7 +1122,7 @@ pub const GOPHER_QUALITY: &[Rule] = &[
 ];
 
 /// datatrove's `GopherRepetitionFilter` with its defaults (Gopher's table A1), in its order.
-pub const GOPHER_REPETITION: &[Rule] = &[
+pub(crate) const GOPHER_REPETITION: &[Rule] = &[
     Rule::new("gopher_words", Below, 0.5, "empty"),
     Rule::new("gopher_dup_para_frac", Above, 0.3, "dup_para_frac"),
     Rule::new(
@@ -1187,14 +1187,14 @@ pub const C4: &[Rule] = &[
 ];
 
 /// `C4QualityFilter(filter_no_terminal_punct=False)`, as FineWeb's pipeline runs it.
-pub const C4_ANY_END: &[Rule] = &[
+pub(crate) const C4_ANY_END: &[Rule] = &[
     Rule::new("c4_lorem_ipsum_any_end", Above, 0.5, "lorem_ipsum"),
     Rule::new("c4_curly_bracket_any_end", Above, 0.5, "curly_bracket"),
     Rule::new("c4_sentences_any_end", Below, 5.0, "too_few_sentences"),
 ];
 
 /// datatrove's `FineWebQualityFilter` with its defaults, in its order.
-pub const FINEWEB: &[Rule] = &[
+pub(crate) const FINEWEB: &[Rule] = &[
     Rule::new("fineweb_lines", Below, 0.5, "empty"),
     Rule::new("fineweb_line_punct_ratio", Below, 0.12, "line_punct_ratio"),
     Rule::new("fineweb_short_line_ratio", Above, 0.67, "short_line_ratio"),
@@ -1260,7 +1260,7 @@ pub struct Requirement {
     /// The signal ([`SIGNALS`]).
     pub signal: &'static str,
     /// The comparison.
-    pub op: &'static str,
+    pub(crate) op: &'static str,
     /// The number.
     pub value: f64,
 }

@@ -44,7 +44,7 @@ const EMOTICONS: &[&str] = &[
 ];
 
 /// Whether `c` is a letter (Python's `str.isalpha`: categories L*).
-pub fn is_alpha(c: char) -> bool {
+pub(crate) fn is_alpha(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
@@ -719,7 +719,7 @@ pub fn words(text: &str) -> Vec<&str> {
 }
 
 /// Append the [`words`] of `text` to `out`.
-pub fn push_words<'a>(text: &'a str, out: &mut Vec<&'a str>) {
+pub(crate) fn push_words<'a>(text: &'a str, out: &mut Vec<&'a str>) {
     for chunk in chunks(text) {
         let b = chunk.as_bytes();
         let digits = b.iter().all(u8::is_ascii_digit);
@@ -853,7 +853,7 @@ pub fn is_terminal(c: char) -> bool {
 }
 
 /// Whether `c` is punctuation (Unicode's categories P*).
-pub fn is_punctuation(c: char) -> bool {
+pub(crate) fn is_punctuation(c: char) -> bool {
     use unicode_general_category::{GeneralCategory as G, get_general_category};
     matches!(
         get_general_category(c),

@@ -34,7 +34,7 @@ impl<'a> Response<'a> {
 }
 
 /// Media type of a `Content-Type` value, lower-cased, without parameters.
-pub fn mime_of(ct: &str) -> String {
+pub(crate) fn mime_of(ct: &str) -> String {
     ct.split(';')
         .next()
         .unwrap_or("")
@@ -43,7 +43,7 @@ pub fn mime_of(ct: &str) -> String {
 }
 
 /// The `charset` parameter of a `Content-Type` value.
-pub fn charset_of(ct: &str) -> Option<&str> {
+pub(crate) fn charset_of(ct: &str) -> Option<&str> {
     ct.split(';').skip(1).find_map(|p| {
         let (k, v) = p.split_once('=')?;
         k.trim()

@@ -37,7 +37,7 @@ const FIRST_ROOM: usize = 256 << 10;
 
 /// A reader of the decompressed content of a gzip file's members, from a member's start;
 /// `R` reads the file from there (a [`super::source::Reader`]).
-pub struct Members<R: Read + Send + 'static> {
+pub(crate) struct Members<R: Read + Send + 'static> {
     /// Where compressed input comes from, after `input`; `None` once `GzipReader` has it.
     src: Option<R>,
     /// Compressed input read and not yet decompressed, from `input[in_at]`.

@@ -94,7 +94,7 @@ impl Source {
     }
 
     /// A reader from byte `offset` to the end.
-    pub fn open_at(&self, offset: u64) -> io::Result<Reader> {
+    pub(crate) fn open_at(&self, offset: u64) -> io::Result<Reader> {
         let inner = match &self.location {
             Location::File(p) => {
                 let mut f = File::open(p)?;

@@ -29,7 +29,7 @@ pub const COLUMNS: &[Column] = &[Column {
 const AT: document::Cols = registry::cols(NAME);
 
 /// Its decision.
-pub const DECISION: Decision = Decision {
+pub(crate) const DECISION: Decision = Decision {
     name: "ngram",
     about: "NCleaner's n-gram score: bpv = 1 / (1 + e^score), so ≥ 0 bits is kept",
     bpv,

@@ -596,7 +596,7 @@ impl NgramModel {
     /// A built-in model from [`NgramModel::to_bytes`]'s layout, its table read in place:
     /// nothing to build before the first page is scored. `build.rs` wrote the layout, and a
     /// test checks each built-in model with [`NgramModel::from_bytes`].
-    pub fn from_static(bytes: &'static [u8]) -> Result<NgramModel, ModelError> {
+    pub(crate) fn from_static(bytes: &'static [u8]) -> Result<NgramModel, ModelError> {
         let (params, mut scorer, slots, bits) = read_layout(bytes)?;
         scorer.log_p = LogP::Laid { slots, bits };
         Ok(NgramModel::from_scorer(params, scorer))
@@ -712,7 +712,7 @@ pub fn model_text(p: &Params, clean: &Counts, dirty: &Counts) -> String {
 }
 
 /// Read [`model_text`]'s format: the parameters and the clean and dirty counts.
-pub fn parse_counts(text: &str) -> Result<(Params, Counts, Counts), ModelError> {
+pub(crate) fn parse_counts(text: &str) -> Result<(Params, Counts, Counts), ModelError> {
     let bad = |m: &str| ModelError(format!("not a cowrex n-gram model: {m}"));
     let mut lines = text.lines();
     if lines.next() != Some("cowrex-ngram 1") {
