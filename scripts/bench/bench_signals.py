@@ -25,9 +25,10 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "bench"))
 from bench import build_warc  # noqa: E402
 
 
-def texts_file(cowrex):
-    """target/bench/signals_texts.jsonl: each document's text, one JSON string a line."""
-    path = os.path.join(OUT, "signals_texts.jsonl")
+def derived_file(cowrex, name, pick):
+    """target/bench/NAME: `pick(document)` as JSON, one line per document of bench.py's WARC
+    (its JSONL as `cowrex process --format jsonl` writes it); made once."""
+    path = os.path.join(OUT, name)
     if os.path.exists(path):
         return path
     warc = os.path.join(OUT, "pages.warc.gz")
@@ -39,33 +40,41 @@ def texts_file(cowrex):
         with gzip.open(os.path.join(tmp, "pages.jsonl.gz"), "rt", encoding="utf-8") as f, \
                 open(path + ".part", "w", encoding="utf-8") as out:
             for line in f:
-                out.write(json.dumps(json.loads(line)["text"], ensure_ascii=False) + "\n")
+                out.write(json.dumps(pick(json.loads(line)), ensure_ascii=False) + "\n")
     os.replace(path + ".part", path)
     return path
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def run_example(example, data_name, pick, doc, what):
+    """The command line of a bench script over `example` (an example of the crate that reads
+    the file `data_name`, made by `pick` from each document, and prints its seconds per pass
+    first on standard error); `doc` is the script's docstring, `what` the part measured."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5, help="runs of the example (default 5)")
-    ap.add_argument("--passes", type=int, default=2, help="passes over the texts a run")
-    ap.add_argument("--values", help="write every text's signal values here")
+    ap.add_argument("--passes", type=int, default=2, help="passes over the data a run")
+    ap.add_argument("--values", help="write the values computed (first run) here")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "cowrex-cli", "--bin", "cowrex"],
                    cwd=ROOT, check=True)
-    subprocess.run(["cargo", "build", "--release", "-q", "--example", "signals_bench"],
+    subprocess.run(["cargo", "build", "--release", "-q", "--example", example],
                    cwd=ROOT, check=True)
-    texts = texts_file(os.path.join(ROOT, "target", "release", "cowrex"))
-    example = os.path.join(ROOT, "target", "release", "examples", "signals_bench")
+    data = derived_file(os.path.join(ROOT, "target", "release", "cowrex"), data_name, pick)
+    binary = os.path.join(ROOT, "target", "release", "examples", example)
     times = []
     for i in range(a.repeat):
         extra = [a.values] if a.values and i == 0 else []
-        r = subprocess.run([example, texts, str(a.passes), *extra], check=True,
+        r = subprocess.run([binary, data, str(a.passes), *extra], check=True,
                            stderr=subprocess.PIPE, text=True)
         times.append(float(r.stderr.split()[0]))
         print(r.stderr.strip(), file=sys.stderr)
-    print(f"signals::compute: best {min(times):.3f} s per pass, median "
+    print(f"{what}: best {min(times):.3f} s per pass, median "
           f"{statistics.median(times):.3f} ({a.repeat} runs)")
+
+
+def main():
+    run_example("signals_bench", "signals_texts.jsonl", lambda d: d["text"], __doc__,
+                "signals::compute")
 
 
 if __name__ == "__main__":

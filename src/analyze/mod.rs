@@ -268,18 +268,35 @@ pub const BLOCK_LANGUAGE_BYTES: usize = 256;
 /// also reads its shorter blocks.
 const DOCUMENT_LANGUAGE_LETTERS: u32 = 200;
 
-/// Identify the language of each block with enough letters, from its first
+/// Identify the language of each block ([`Block::language`]) and of the document
+/// ([`identify_blocks`]).
+fn identify_language(blocks: &mut [Block], id: &Identifier) -> Option<Language> {
+    let (doc, each) = identify_blocks(blocks.iter().map(|b| b.text.as_str()), id);
+    for (b, l) in blocks.iter_mut().zip(each) {
+        b.language = l;
+    }
+    doc
+}
+
+/// The language of each of a document's blocks (`texts`) with enough letters, from its first
 /// [`BLOCK_LANGUAGE_BYTES`], and of the document from the sum of those blocks' evidence (each
 /// block read once). The shorter blocks (menus and buttons, often in another language than
 /// the text) count for the document only where the longer ones have too few letters. A block
 /// is decided after the document, as most likely in the document's language
-/// ([`Identifier::decide_expecting`]). `None` for a document without letters.
-fn identify_language(blocks: &mut [Block], id: &Identifier) -> Option<Language> {
+/// ([`Identifier::decide_expecting`]). The document's language is `None` without letters; a
+/// block's, under [`BLOCK_LANGUAGE_LETTERS`].
+pub fn identify_blocks<'a>(
+    texts: impl IntoIterator<Item = &'a str>,
+    id: &Identifier,
+) -> (Option<Language>, Vec<Option<Language>>) {
+    let texts: Vec<&str> = texts
+        .into_iter()
+        .map(|t| prefix_before_word(t, BLOCK_LANGUAGE_BYTES))
+        .collect();
     let mut doc = id.evidence();
     let mut read: Vec<(usize, lid::Evidence)> = Vec::new();
     let mut ev = id.evidence();
-    for (i, b) in blocks.iter().enumerate() {
-        let text = prefix_before_word(&b.text, BLOCK_LANGUAGE_BYTES);
+    for (i, text) in texts.iter().enumerate() {
         if id.add_if_letters(text, BLOCK_LANGUAGE_LETTERS, &mut ev) {
             doc.merge(&ev);
             read.push((i, std::mem::replace(&mut ev, id.evidence())));
@@ -288,23 +305,20 @@ fn identify_language(blocks: &mut [Block], id: &Identifier) -> Option<Language> 
     if doc.letters() < DOCUMENT_LANGUAGE_LETTERS {
         // Every block, the few letters of the longer ones read again.
         doc.clear();
-        for b in blocks.iter() {
-            id.add_if_letters(
-                prefix_before_word(&b.text, BLOCK_LANGUAGE_BYTES),
-                1,
-                &mut doc,
-            );
+        for text in &texts {
+            id.add_if_letters(text, 1, &mut doc);
         }
     }
     let guess = id.decide(&doc);
+    let mut each = vec![None; texts.len()];
     for (i, ev) in read {
-        blocks[i].language = match &guess {
+        each[i] = match &guess {
             Some(g) => id.decide_expecting(&ev, g),
             None => id.decide(&ev),
         }
         .map(language);
     }
-    guess.map(language)
+    (guess.map(language), each)
 }
 
 /// `text` up to `max` bytes, cut before the word that crosses it (at a char boundary if one
