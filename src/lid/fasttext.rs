@@ -243,11 +243,56 @@ struct Dictionary {
     labels: Vec<String>,
     /// Open addressing over the entries by fastText's word hash (`u32::MAX`: empty).
     table: Vec<u32>,
-    /// `None`: not pruned; `Some(map)`: n-gram bucket -> row offset after the words.
-    pruned: Option<FxHashMap<i32, i32>>,
-    /// The buckets `pruned` has, one bit each: most n-grams of a pruned model are not kept, and
-    /// a bit says so faster than the map.
-    kept: Vec<u64>,
+    /// `None`: not pruned, bucket `b`'s row is `b` after the words; `Some`: the buckets kept.
+    pruned: Option<Kept>,
+}
+
+/// A pruned model's n-gram buckets: one bit each, whether it is kept, and for each 64 bits how
+/// many buckets before them are kept. The input matrix's n-gram rows are put in bucket order
+/// when the model is read, so a kept bucket's row (after the words) is its rank among the kept
+/// ones: a bit and a count instead of a lookup in fastText's bucket-to-row map.
+#[derive(Debug, Clone)]
+struct Kept {
+    bits: Vec<u64>,
+    before: Vec<u32>,
+}
+
+impl Kept {
+    /// From fastText's map of n-gram bucket to row (its `pruneidx`); negative buckets are never
+    /// asked for. Also the rows in bucket order (the map's values), to reorder the matrix by.
+    fn new(map: &FxHashMap<i32, i32>) -> (Kept, Vec<usize>) {
+        let mut buckets: Vec<(usize, usize)> = map
+            .iter()
+            .filter_map(|(&b, &r)| Some((usize::try_from(b).ok()?, usize::try_from(r).ok()?)))
+            .collect();
+        buckets.sort_unstable();
+        let words = buckets.last().map_or(0, |&(b, _)| b / 64 + 1);
+        let mut bits = vec![0u64; words];
+        for &(b, _) in &buckets {
+            bits[b / 64] |= 1 << (b % 64);
+        }
+        let mut before = Vec::with_capacity(words);
+        let mut n = 0u32;
+        for w in &bits {
+            before.push(n);
+            n += w.count_ones();
+        }
+        (
+            Kept { bits, before },
+            buckets.into_iter().map(|(_, r)| r).collect(),
+        )
+    }
+
+    /// The row of n-gram bucket `b` after the words, if it is kept.
+    #[inline]
+    fn row(&self, b: usize) -> Option<usize> {
+        let w = *self.bits.get(b / 64)?;
+        let bit = b % 64;
+        if w >> bit & 1 == 0 {
+            return None;
+        }
+        Some(self.before[b / 64] as usize + (w & ((1u64 << bit) - 1)).count_ones() as usize)
+    }
 }
 
 impl Dictionary {
@@ -353,6 +398,38 @@ impl Matrix {
         match self {
             Matrix::Dense { cols, .. } => *cols,
             Matrix::Quant(q) => q.cols,
+        }
+    }
+
+    /// The matrix of rows `order[0]`, `order[1]`, … of this one.
+    fn take_rows(&self, order: &[usize]) -> Matrix {
+        match self {
+            Matrix::Dense { cols, data, .. } => Matrix::Dense {
+                rows: order.len(),
+                cols: *cols,
+                data: order
+                    .iter()
+                    .flat_map(|&i| &data[i * cols..(i + 1) * cols])
+                    .copied()
+                    .collect(),
+            },
+            Matrix::Quant(q) => {
+                let n = q.pq.nsubq;
+                Matrix::Quant(Box::new(QuantMatrix {
+                    rows: order.len(),
+                    cols: q.cols,
+                    codes: order
+                        .iter()
+                        .flat_map(|&i| &q.codes[i * n..(i + 1) * n])
+                        .copied()
+                        .collect(),
+                    pq: q.pq.clone(),
+                    norms: q
+                        .norms
+                        .as_ref()
+                        .map(|(c, npq)| (order.iter().map(|&i| c[i]).collect(), npq.clone())),
+                }))
+            }
         }
     }
 
@@ -512,8 +589,9 @@ impl Model {
         }
 
         let LoadedDictionary {
-            dictionary: dict,
+            dictionary: mut dict,
             counts_for_tree,
+            pruned,
         } = read_dictionary(&mut r)?;
         let quant_input = r.u8()? != 0;
         let input = if quant_input {
@@ -521,7 +599,7 @@ impl Model {
             // fastText's `addcode` (each value `norm * centroid` rounded once), and faster.
             dequantize(read_quant(&mut r)?)
         } else {
-            if dict.pruned.is_some() {
+            if pruned.is_some() {
                 return Err("a pruned dictionary with a dense input matrix".into());
             }
             read_dense(&mut r)?
@@ -536,7 +614,7 @@ impl Model {
         // Every row an input can reach must exist.
         let nwords = dict.nwords;
         let nlabels = dict.labels.len();
-        let reach = match &dict.pruned {
+        let reach = match &pruned {
             None if maxn > 0 || word_ngrams > 1 => nwords + bucket as usize,
             None => nwords,
             Some(map) => nwords + map.values().map(|&v| v as usize + 1).max().unwrap_or(0),
@@ -555,13 +633,19 @@ impl Model {
                 output.cols()
             ));
         }
-        if dict
-            .pruned
-            .as_ref()
-            .is_some_and(|m| m.values().any(|&v| v < 0))
-        {
+        if pruned.as_ref().is_some_and(|m| m.values().any(|&v| v < 0)) {
             return Err("negative pruned row".into());
         }
+        let input = match &pruned {
+            None => input,
+            Some(map) => {
+                let (kept, rows) = Kept::new(map);
+                dict.pruned = Some(kept);
+                let order: Vec<usize> =
+                    (0..nwords).chain(rows.iter().map(|r| nwords + r)).collect();
+                input.take_rows(&order)
+            }
+        };
 
         let tree = if loss == Loss::HierarchicalSoftmax {
             build_tree(&counts_for_tree)
@@ -807,24 +891,13 @@ impl Model {
     #[inline]
     fn add_bucket(&self, id: i32, sum: &mut [f32]) -> u32 {
         let row = match &self.dict.pruned {
-            None => id,
-            Some(map) => {
-                let bit = id as usize;
-                if self
-                    .dict
-                    .kept
-                    .get(bit / 64)
-                    .is_none_or(|w| w >> (bit % 64) & 1 == 0)
-                {
-                    return 0;
-                }
-                match map.get(&id) {
-                    Some(&r) => r,
-                    None => return 0,
-                }
-            }
+            None => id as usize,
+            Some(kept) => match kept.row(id as usize) {
+                Some(r) => r,
+                None => return 0,
+            },
         };
-        self.input.add_row(sum, self.dict.nwords + row as usize);
+        self.input.add_row(sum, self.dict.nwords + row);
         1
     }
 
@@ -1105,6 +1178,8 @@ fn build_tree(counts: &[i64]) -> Vec<Node> {
 struct LoadedDictionary {
     dictionary: Dictionary,
     counts_for_tree: Vec<i64>,
+    /// fastText's `pruneidx` (n-gram bucket -> row after the words), if pruned.
+    pruned: Option<FxHashMap<i32, i32>>,
 }
 
 fn read_dictionary(r: &mut Reader) -> Result<LoadedDictionary, String> {
@@ -1155,15 +1230,6 @@ fn read_dictionary(r: &mut Reader) -> Result<LoadedDictionary, String> {
     } else {
         None
     };
-    let mut kept = Vec::new();
-    for &from in pruned.iter().flat_map(|m| m.keys()) {
-        if let Ok(bit) = usize::try_from(from) {
-            if kept.len() <= bit / 64 {
-                kept.resize(bit / 64 + 1, 0u64);
-            }
-            kept[bit / 64] |= 1 << (bit % 64);
-        }
-    }
     let mut dictionary = Dictionary {
         bytes,
         spans,
@@ -1171,13 +1237,13 @@ fn read_dictionary(r: &mut Reader) -> Result<LoadedDictionary, String> {
         nwords,
         labels,
         table: Vec::new(),
-        pruned,
-        kept,
+        pruned: None,
     };
     dictionary.build_table();
     Ok(LoadedDictionary {
         dictionary,
         counts_for_tree: counts,
+        pruned,
     })
 }
 
