@@ -37,10 +37,10 @@ const EOS: &[u8] = b"</s>";
 pub(crate) const LABEL_PREFIX: &str = "__label__";
 /// Centroids per sub-quantiser (8-bit codes).
 const KSUB: usize = 256;
-/// Words whose row sums a thread keeps (see [`WordCache`]); past this it starts over.
-const CACHED_WORDS: usize = 1 << 16;
-/// Longer words are not cached (a long token rarely repeats).
-const CACHED_LEN: usize = 64;
+/// Slots of a thread's [`WordCache`] (a power of two).
+const CACHE_SLOTS: usize = 1 << 14;
+/// Longer words are not cached (a long token rarely repeats); a slot holds this many bytes.
+const CACHED_LEN: usize = 40;
 /// A [`WordCache`] entry's row count for a label.
 const LABEL: u32 = u32::MAX;
 /// Each model's number, which a thread's [`WordCache`] belongs to.
@@ -52,18 +52,17 @@ static MODELS: AtomicU64 = AtomicU64::new(0);
 /// or not its words were cached (the rows are added in another order than fastText's, which
 /// moves probabilities by under 1e-6).
 ///
-/// An open-addressing table keyed by [`quick_hash`] (FNV, which fastText needs, goes a byte at
-/// a time and is computed only for a new word), the words' bytes kept to compare; full, it
-/// starts over.
+/// Direct-mapped by [`quick_hash`] (FNV, which fastText needs, goes a byte at a time and is
+/// computed only for a new word): a word takes its slot from whatever word had it. A slot is
+/// one cache line holding the word's bytes, so a look-up touches that line and the sum's; the
+/// table (1 MiB, and 1 MiB of sums for lid.176's 16 dimensions) stays in a core's cache.
 #[derive(Default)]
 struct WordCache {
     /// The model the sums are of.
     model: u64,
-    /// `2 * CACHED_WORDS` slots (empty: `len == u32::MAX`).
+    /// `CACHE_SLOTS` slots (empty: `len == 0`).
     slots: Vec<Slot>,
-    used: usize,
-    /// The words, one after the other.
-    bytes: Vec<u8>,
+    /// Slot `i`'s sum at `i * dim`.
     sums: Vec<f32>,
     /// Scratch: `<word>`.
     word: Vec<u8>,
@@ -72,56 +71,61 @@ struct WordCache {
 }
 
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct Slot {
     /// [`quick_hash`] of the word.
     hash: u32,
     /// Its FNV hash (fastText's).
     fnv: u32,
-    len: u32,
-    /// Offset in `bytes`.
-    at: u32,
-    /// Offset in `sums`.
-    sum: u32,
     /// Rows added ([`LABEL`]: a label).
     rows: u32,
+    len: u32,
+    /// The word, zeros after it.
+    bytes: [u8; 48],
 }
 
 const EMPTY: Slot = Slot {
     hash: 0,
     fnv: 0,
-    len: u32::MAX,
-    at: 0,
-    sum: 0,
     rows: 0,
+    len: 0,
+    bytes: [0; 48],
 };
 
 impl WordCache {
-    /// Forget every word (and take the table for `model`).
-    fn reset(&mut self, model: u64) {
+    /// Forget every word (and take the table for `model`, whose rows have `dim` values).
+    fn reset(&mut self, model: u64, dim: usize) {
         self.model = model;
         self.slots.clear();
-        self.slots.resize(2 * CACHED_WORDS, EMPTY);
-        self.used = 0;
-        self.bytes.clear();
+        self.slots.resize(CACHE_SLOTS, EMPTY);
         self.sums.clear();
+        self.sums.resize(CACHE_SLOTS * dim, 0.0);
     }
+}
 
-    /// The slot of `token` (hash `h`), or the empty slot where it goes.
+impl Slot {
+    /// Whether it holds `token` (at most [`CACHED_LEN`] bytes), whose hash is `h`: compared
+    /// eight bytes at a time, the zeros after the word included.
     #[inline]
-    fn find(&self, token: &[u8], h: u32) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
-        loop {
-            let s = &self.slots[i];
-            if s.len == u32::MAX
-                || (s.hash == h
-                    && s.len as usize == token.len()
-                    && &self.bytes[s.at as usize..s.at as usize + token.len()] == token)
-            {
-                return i;
-            }
-            i = (i + 1) & mask;
+    fn holds(&self, token: &[u8], h: u32) -> bool {
+        if self.hash != h || self.len as usize != token.len() {
+            return false;
         }
+        let mut chunks = token.chunks_exact(8);
+        let mut at = 0;
+        for c in &mut chunks {
+            if u64::from_le_bytes(c.try_into().unwrap())
+                != u64::from_le_bytes(self.bytes[at..at + 8].try_into().unwrap())
+            {
+                return false;
+            }
+            at += 8;
+        }
+        let mut last = 0u64;
+        for (k, &b) in chunks.remainder().iter().enumerate() {
+            last |= (b as u64) << (8 * k);
+        }
+        last == u64::from_le_bytes(self.bytes[at..at + 8].try_into().unwrap())
     }
 }
 
@@ -723,7 +727,7 @@ impl Model {
         WORDS.with(|cache| {
             let cache = &mut *cache.borrow_mut();
             if cache.model != self.uid || cache.slots.is_empty() {
-                cache.reset(self.uid);
+                cache.reset(self.uid, self.dim);
             }
             let mut i = 0;
             loop {
@@ -781,39 +785,28 @@ impl Model {
             return;
         }
         let key = quick_hash(token);
-        let mut slot = cache.find(token, key);
-        if cache.slots[slot].len == u32::MAX {
-            if cache.used >= CACHED_WORDS {
-                cache.reset(self.uid);
-                slot = cache.find(token, key);
-            }
+        let i = key as usize & (CACHE_SLOTS - 1);
+        let at = i * self.dim;
+        if !cache.slots[i].holds(token, key) {
             let h = fnv(token);
-            let at = cache.sums.len();
-            cache.sums.resize(at + self.dim, 0.0);
-            let rows = self.word_rows(
-                token,
-                h,
-                &mut cache.sums[at..at + self.dim],
-                &mut cache.word,
-            );
-            cache.slots[slot] = Slot {
+            let sum = &mut cache.sums[at..at + self.dim];
+            sum.fill(0.0);
+            let rows = self.word_rows(token, h, sum, &mut cache.word);
+            let mut bytes = [0; 48];
+            bytes[..token.len()].copy_from_slice(token);
+            cache.slots[i] = Slot {
                 hash: key,
                 fnv: h,
-                len: token.len() as u32,
-                at: cache.bytes.len() as u32,
-                sum: at as u32,
                 rows: rows.unwrap_or(LABEL),
+                len: token.len() as u32,
+                bytes,
             };
-            cache.bytes.extend_from_slice(token);
-            cache.used += 1;
         }
-        let Slot {
-            sum: at, rows, fnv, ..
-        } = cache.slots[slot];
+        let Slot { rows, fnv, .. } = cache.slots[i];
         if rows == LABEL {
             return;
         }
-        let sum = &cache.sums[at as usize..at as usize + self.dim];
+        let sum = &cache.sums[at..at + self.dim];
         for (a, b) in hidden.sum.iter_mut().zip(sum) {
             *a += *b;
         }
@@ -1384,5 +1377,45 @@ impl<'a> Reader<'a> {
             .ok_or("model file truncated in the dictionary")?;
         self.at += n + 1;
         Ok(&rest[..n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot(word: &[u8]) -> Slot {
+        let mut bytes = [0; 48];
+        bytes[..word.len()].copy_from_slice(word);
+        Slot {
+            hash: 7,
+            fnv: 0,
+            rows: 0,
+            len: word.len() as u32,
+            bytes,
+        }
+    }
+
+    /// A slot holds its word only: every length up to the longest cached, a word differing in
+    /// its last byte or in length, the same hash given to all.
+    #[test]
+    fn a_slot_holds_its_word_only() {
+        let long: Vec<u8> = (0..CACHED_LEN as u8).map(|i| b'a' + i % 26).collect();
+        for n in 1..=CACHED_LEN {
+            let w = &long[..n];
+            let s = slot(w);
+            assert!(s.holds(w, 7), "{n}");
+            assert!(!s.holds(w, 8), "another hash");
+            let mut other = w.to_vec();
+            other[n - 1] ^= 1;
+            assert!(!s.holds(&other, 7), "last byte of {n}");
+            if n > 1 {
+                assert!(!s.holds(&w[..n - 1], 7), "shorter than {n}");
+            }
+            if n < CACHED_LEN {
+                assert!(!s.holds(&long[..n + 1], 7), "longer than {n}");
+            }
+        }
+        assert!(!EMPTY.holds(b"a", 0));
     }
 }

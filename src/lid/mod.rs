@@ -532,6 +532,37 @@ mod tests {
         assert!((whole.score - merged.score).abs() < 1e-4);
     }
 
+    /// A text's sum is the same whatever its words' cache slots hold: read first (every word
+    /// new), after 40,000 other words took the slots (more words than there are slots), and
+    /// again (every word found).
+    #[test]
+    fn the_word_cache_does_not_change_the_sum() {
+        let model = lid176();
+        let text = "Le chat dort au soleil, puis il rêve; straße Straße naïve \
+                    abcdefgh abcdefghi abcdefgi Überlänge-mit-vielen-Teilen-und-noch-mehr-Text";
+        let read = |t: &str| {
+            let mut h = model.hidden();
+            model.add_text(t, &mut h);
+            (
+                h.sum().iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                h.count(),
+            )
+        };
+        let first = read(text);
+        let others: Vec<String> = (0..40_000).map(|i| format!("w{i}x")).collect();
+        read(&others.join(" "));
+        assert_eq!(read(text), first);
+        assert_eq!(read(text), first);
+        // Another model's words are not taken for this one's.
+        let other = lid176();
+        let mut h = other.hidden();
+        other.add_text(text, &mut h);
+        assert_eq!(
+            h.sum().iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            first.0
+        );
+    }
+
     #[test]
     fn prefix_letters() {
         assert_eq!(prefix_with_letters("ab, cd", 3), "ab, c");
