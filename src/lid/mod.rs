@@ -353,21 +353,20 @@ impl Identifier {
     /// those of the text's scripts, and that probability; labels under `min` count as 0.
     /// `None` if no candidate has any.
     fn decide_fasttext(&self, ev: &Evidence, min: f32) -> Option<(usize, f32)> {
-        // Each candidate's probability, from the labels above `min` only.
-        let mut q: Vec<(usize, f32)> = Vec::new();
+        // Each candidate's probability, from the labels above `min` only (`None`: no label).
+        let mut q: Vec<Option<f32>> = vec![None; self.candidates.len()];
         for (label, p) in self.ft.probs_at_least(&ev.hidden, min) {
             for &i in &self.by_label[label] {
-                match q.iter_mut().find(|(j, _)| *j == i) {
-                    Some((_, sum)) => *sum += p,
-                    None => q.push((i, p)),
-                }
+                *q[i].get_or_insert(0.0) += p;
             }
         }
         // In candidate order, so that a tie goes the same way however the labels came.
-        q.sort_unstable_by_key(|&(i, _)| i);
         let (mut top, mut best) = (0.0f32, None);
-        for (i, p) in q {
-            if self.script_ok(&self.candidates[i], ev) && p >= top {
+        for (i, p) in q.into_iter().enumerate() {
+            if let Some(p) = p
+                && self.script_ok(&self.candidates[i], ev)
+                && p >= top
+            {
                 (top, best) = (p, Some(i));
             }
         }
