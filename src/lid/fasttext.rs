@@ -265,14 +265,13 @@ impl Kept {
     /// From fastText's map of n-gram bucket to row (its `pruneidx`); negative buckets are never
     /// asked for. Also the rows in bucket order (the map's values), to reorder the matrix by.
     fn new(map: &FxHashMap<i32, i32>) -> (Kept, Vec<usize>) {
-        let mut buckets: Vec<(usize, usize)> = map
-            .iter()
-            .filter_map(|(&b, &r)| Some((usize::try_from(b).ok()?, usize::try_from(r).ok()?)))
-            .collect();
-        buckets.sort_unstable();
-        let words = buckets.last().map_or(0, |&(b, _)| b / 64 + 1);
+        let pairs = || {
+            map.iter()
+                .filter_map(|(&b, &r)| Some((usize::try_from(b).ok()?, usize::try_from(r).ok()?)))
+        };
+        let words = pairs().map(|(b, _)| b / 64 + 1).max().unwrap_or(0);
         let mut bits = vec![0u64; words];
-        for &(b, _) in &buckets {
+        for (b, _) in pairs() {
             bits[b / 64] |= 1 << (b % 64);
         }
         let mut before = Vec::with_capacity(words);
@@ -281,10 +280,12 @@ impl Kept {
             before.push(n);
             n += w.count_ones();
         }
-        (
-            Kept { bits, before },
-            buckets.into_iter().map(|(_, r)| r).collect(),
-        )
+        let kept = Kept { bits, before };
+        let mut rows = vec![0; n as usize];
+        for (b, r) in pairs() {
+            rows[kept.row(b).expect("its bit is set")] = r;
+        }
+        (kept, rows)
     }
 
     /// The row of n-gram bucket `b` after the words, if it is kept.
@@ -364,6 +365,25 @@ struct ProductQuantizer {
 }
 
 impl QuantMatrix {
+    /// The matrix of rows `order[0]`, `order[1]`, … of this one.
+    fn take_rows(&self, order: &[usize]) -> QuantMatrix {
+        let n = self.pq.nsubq;
+        QuantMatrix {
+            rows: order.len(),
+            cols: self.cols,
+            codes: order
+                .iter()
+                .flat_map(|&i| &self.codes[i * n..(i + 1) * n])
+                .copied()
+                .collect(),
+            pq: self.pq.clone(),
+            norms: self
+                .norms
+                .as_ref()
+                .map(|(c, npq)| (order.iter().map(|&i| c[i]).collect(), npq.clone())),
+        }
+    }
+
     /// Row `i`'s norm (1 without `qnorm`) and its sub-quantisers' codes.
     fn row(&self, i: usize) -> (f32, &[u8]) {
         let norm = self
@@ -402,38 +422,6 @@ impl Matrix {
         match self {
             Matrix::Dense { cols, .. } => *cols,
             Matrix::Quant(q) => q.cols,
-        }
-    }
-
-    /// The matrix of rows `order[0]`, `order[1]`, … of this one.
-    fn take_rows(&self, order: &[usize]) -> Matrix {
-        match self {
-            Matrix::Dense { cols, data, .. } => Matrix::Dense {
-                rows: order.len(),
-                cols: *cols,
-                data: order
-                    .iter()
-                    .flat_map(|&i| &data[i * cols..(i + 1) * cols])
-                    .copied()
-                    .collect(),
-            },
-            Matrix::Quant(q) => {
-                let n = q.pq.nsubq;
-                Matrix::Quant(Box::new(QuantMatrix {
-                    rows: order.len(),
-                    cols: q.cols,
-                    codes: order
-                        .iter()
-                        .flat_map(|&i| &q.codes[i * n..(i + 1) * n])
-                        .copied()
-                        .collect(),
-                    pq: q.pq.clone(),
-                    norms: q
-                        .norms
-                        .as_ref()
-                        .map(|(c, npq)| (order.iter().map(|&i| c[i]).collect(), npq.clone())),
-                }))
-            }
         }
     }
 
@@ -599,9 +587,7 @@ impl Model {
         } = read_dictionary(&mut r)?;
         let quant_input = r.u8()? != 0;
         let input = if quant_input {
-            // Rows decoded once: adding a decoded row is the same float arithmetic as
-            // fastText's `addcode` (each value `norm * centroid` rounded once), and faster.
-            dequantize(read_quant(&mut r)?)
+            read_quant(&mut r)?
         } else {
             if pruned.is_some() {
                 return Err("a pruned dictionary with a dense input matrix".into());
@@ -640,16 +626,16 @@ impl Model {
         if pruned.as_ref().is_some_and(|m| m.values().any(|&v| v < 0)) {
             return Err("negative pruned row".into());
         }
-        let input = match &pruned {
-            None => input,
-            Some(map) => {
-                let (kept, rows) = Kept::new(map);
-                dict.pruned = Some(kept);
-                let order: Vec<usize> =
-                    (0..nwords).chain(rows.iter().map(|r| nwords + r)).collect();
-                input.take_rows(&order)
-            }
-        };
+        let order = pruned.as_ref().map(|map| {
+            let (kept, rows) = Kept::new(map);
+            dict.pruned = Some(kept);
+            (0..nwords)
+                .chain(rows.iter().map(|r| nwords + r))
+                .collect::<Vec<usize>>()
+        });
+        // Rows decoded once: adding a decoded row is the same float arithmetic as fastText's
+        // `addcode` (each value `norm * centroid` rounded once), and faster.
+        let input = dequantize(input, order.as_deref());
 
         let tree = if loss == Loss::HierarchicalSoftmax {
             build_tree(&counts_for_tree)
@@ -1240,18 +1226,23 @@ fn read_dictionary(r: &mut Reader) -> Result<LoadedDictionary, String> {
     })
 }
 
-/// A quantised matrix as a dense one (up to 64 Mi values; larger ones stay quantised).
-fn dequantize(m: Matrix) -> Matrix {
+/// A quantised matrix as a dense one (up to 64 Mi values; larger ones stay quantised), of
+/// rows `order[0]`, `order[1]`, … if an order is given (a dense matrix is left as it is).
+fn dequantize(m: Matrix, order: Option<&[usize]>) -> Matrix {
     let Matrix::Quant(q) = &m else { return m };
-    if q.rows * q.cols > 64 << 20 {
-        return m;
+    let rows = order.map_or(q.rows, <[usize]>::len);
+    if rows * q.cols > 64 << 20 {
+        return match order {
+            Some(order) => Matrix::Quant(Box::new(q.take_rows(order))),
+            None => m,
+        };
     }
-    let mut data = vec![0.0f32; q.rows * q.cols];
+    let mut data = vec![0.0f32; rows * q.cols];
     for (i, row) in data.chunks_exact_mut(q.cols).enumerate() {
-        m.add_row(row, i);
+        m.add_row(row, order.map_or(i, |o| o[i]));
     }
     Matrix::Dense {
-        rows: q.rows,
+        rows,
         cols: q.cols,
         data,
     }
