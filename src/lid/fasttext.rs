@@ -39,8 +39,11 @@ pub(crate) const LABEL_PREFIX: &str = "__label__";
 const KSUB: usize = 256;
 /// Slots of a thread's [`WordCache`] (a power of two).
 const CACHE_SLOTS: usize = 1 << 14;
-/// Longer words are not cached (a long token rarely repeats); a slot holds this many bytes.
-const CACHED_LEN: usize = 40;
+/// The bytes of a [`Slot`]'s word: what is left of a cache line after its four numbers.
+const SLOT_BYTES: usize = 48;
+/// Longer words are not cached (a long token rarely repeats): eight bytes under
+/// [`SLOT_BYTES`], so the last eight-byte comparison of [`Slot::holds`] stays in the slot.
+const CACHED_LEN: usize = SLOT_BYTES - 8;
 /// A [`WordCache`] entry's row count for a label.
 const LABEL: u32 = u32::MAX;
 /// Each model's number, which a thread's [`WordCache`] belongs to.
@@ -81,7 +84,7 @@ struct Slot {
     rows: u32,
     len: u32,
     /// The word, zeros after it.
-    bytes: [u8; 48],
+    bytes: [u8; SLOT_BYTES],
 }
 
 const EMPTY: Slot = Slot {
@@ -89,7 +92,7 @@ const EMPTY: Slot = Slot {
     fnv: 0,
     rows: 0,
     len: 0,
-    bytes: [0; 48],
+    bytes: [0; SLOT_BYTES],
 };
 
 impl WordCache {
@@ -778,7 +781,7 @@ impl Model {
             let sum = &mut cache.sums[at..at + self.dim];
             sum.fill(0.0);
             let rows = self.word_rows(token, h, sum, &mut cache.word);
-            let mut bytes = [0; 48];
+            let mut bytes = [0; SLOT_BYTES];
             bytes[..token.len()].copy_from_slice(token);
             cache.slots[i] = Slot {
                 hash: key,
@@ -1376,7 +1379,7 @@ mod tests {
     use super::*;
 
     fn slot(word: &[u8]) -> Slot {
-        let mut bytes = [0; 48];
+        let mut bytes = [0; SLOT_BYTES];
         bytes[..word.len()].copy_from_slice(word);
         Slot {
             hash: 7,
