@@ -633,6 +633,17 @@ fn push_attached<'a>(s: &'a str, out: &mut Vec<&'a str>) {
 
 /// Push the tokens of one whitespace-separated chunk.
 fn push_chunk<'a>(chunk: &'a str, out: &mut Vec<&'a str>) {
+    // Letters only, not ASCII (so not a contraction): no prefix, suffix, infix or exception
+    // is made of letters, so the chunk is one token ([`split_chunk`] is the general way).
+    if !chunk.is_ascii() && chunk.chars().all(is_alpha) {
+        out.push(chunk);
+        return;
+    }
+    split_chunk(chunk, out);
+}
+
+/// [`push_chunk`] by spaCy's rules, whatever the chunk.
+fn split_chunk<'a>(chunk: &'a str, out: &mut Vec<&'a str>) {
     let first = out.len();
     let mut s = chunk;
     let mut suffixes: Vec<&'a str> = Vec::new();
@@ -921,6 +932,44 @@ mod tests {
             ]
         );
         assert_eq!(words("  \n "), Vec::<&str>::new());
+    }
+
+    /// A chunk of letters is one token, as the rules split it: the shortcut of
+    /// [`push_chunk`] changes nothing (contractions are ASCII and take the rules' way).
+    #[test]
+    fn a_chunk_of_letters_is_split_as_the_rules_split_it() {
+        for chunk in [
+            "Straße",
+            "München",
+            "été",
+            "ÉTÉ",
+            "Ελλάδα",
+            "москва",
+            "日本語",
+            "ﬁne",
+            "çà",
+            "xD",
+            "dont",
+            "Cannot",
+            "gonna",
+            "naïve",
+            "l’été",
+            "don’t",
+            "Köln.",
+            "«été»",
+            "été-là",
+            "ä.",
+            "km²",
+            "5€",
+            "Æ",
+            "ǅemal",
+        ] {
+            let (mut fast, mut rules) = (Vec::new(), Vec::new());
+            push_chunk(chunk, &mut fast);
+            split_chunk(chunk, &mut rules);
+            assert_eq!(fast, rules, "{chunk}");
+        }
+        assert_eq!(words("Straße été"), ["Straße", "été"]);
     }
 
     #[test]
