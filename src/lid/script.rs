@@ -236,26 +236,43 @@ impl Default for ScriptCounts {
 }
 
 impl ScriptCounts {
-    /// Count the letters of `text`.
+    /// Count the letters of `text`: its runs of ASCII by the byte, the other characters one
+    /// by one ([`ScriptCounts::add_char`]).
     pub fn add(&mut self, text: &str) {
-        if text.is_ascii() {
-            let n = text.bytes().filter(u8::is_ascii_alphabetic).count();
-            self.counts[Script::Latn as usize] += n as u32;
-            if n > 0 {
-                self.present |= 1 << Script::Latn as usize;
+        let b = text.as_bytes();
+        let mut latin = 0;
+        let mut i = 0;
+        while i < b.len() {
+            let run = b[i..]
+                .iter()
+                .position(|&x| x >= 0x80)
+                .unwrap_or(b.len() - i);
+            latin += b[i..i + run]
+                .iter()
+                .filter(|c| c.is_ascii_alphabetic())
+                .count();
+            i += run;
+            if let Some(c) = text[i..].chars().next() {
+                self.add_char(c);
+                i += c.len_utf8();
             }
-            return;
         }
-        for c in text.chars() {
-            if let Some(s) = script_of(c) {
-                self.counts[s as usize] += 1;
-                self.present |= 1 << s as usize;
-                if s == Script::Hani {
-                    if SIMPLIFIED_ONLY.contains(c) {
-                        self.simplified += 1;
-                    } else if TRADITIONAL_ONLY.contains(c) {
-                        self.traditional += 1;
-                    }
+        self.counts[Script::Latn as usize] += latin as u32;
+        if latin > 0 {
+            self.present |= 1 << Script::Latn as usize;
+        }
+    }
+
+    /// Count one character.
+    fn add_char(&mut self, c: char) {
+        if let Some(s) = script_of(c) {
+            self.counts[s as usize] += 1;
+            self.present |= 1 << s as usize;
+            if s == Script::Hani {
+                if SIMPLIFIED_ONLY.contains(c) {
+                    self.simplified += 1;
+                } else if TRADITIONAL_ONLY.contains(c) {
+                    self.traditional += 1;
                 }
             }
         }
@@ -416,6 +433,29 @@ mod tests {
             script_code("Москва (Moscow) — столица России"),
             Some("Cyrl")
         );
+    }
+
+    /// Counting ASCII by the byte counts what counting every character does.
+    #[test]
+    fn ascii_runs_count_as_characters_do() {
+        for text in [
+            "",
+            "plain ascii, 123",
+            "it’s a “quote” – and more",
+            "Москва (Moscow) — столица",
+            "我们 and 我們 and ª º",
+            "ends in é",
+            "é starts",
+            "ǅ ﬁ Ａ ａ 1̈",
+        ] {
+            let mut by_char = ScriptCounts::default();
+            for c in text.chars() {
+                by_char.add_char(c);
+            }
+            let mut counts = ScriptCounts::default();
+            counts.add(text);
+            assert_eq!(counts, by_char, "{text}");
+        }
     }
 
     #[test]
