@@ -237,7 +237,7 @@ impl Default for ScriptCounts {
 
 impl ScriptCounts {
     /// Count the letters of `text`: its runs of ASCII by the byte, the other characters one
-    /// by one ([`ScriptCounts::add_char`]).
+    /// by one.
     pub fn add(&mut self, text: &str) {
         let b = text.as_bytes();
         let mut latin = 0;
