@@ -8,8 +8,9 @@ Builds target/lang/pages.warc.gz (as scripts/bench/bench.py builds its WARC) fro
 in all count (200 by default: identification on less text is a guess either way).
 
 Prints, per language of binary A (`none` = not identified), the documents, how many B gives
-the same language, the agreement, and what B gives instead; then the total. Issue 57's
-criterion for a cheaper identifier is a total agreement of at least 99 %.
+the same language, the agreement, and what B gives instead; then the total; then, per page set (the directory a
+page came from), the documents and those whose language B changes. Issue 57's criterion for a
+cheaper identifier is a total agreement of at least 99 %.
 
 Usage: python3 scripts/accuracy/lang_agreement.py A_BIN B_BIN [--min-chars N] [--env-b NAME=VALUE]...
 """
@@ -37,7 +38,9 @@ def languages(binary, warc, out, env):
         for line in f:
             d = json.loads(line)
             chars = sum(len(b.get("text", "")) for b in d.get("blocks", []))
-            langs[d["provenance"]["warc_record_id"]] = (d.get("language") or "none", chars)
+            # The page's set: the directory in its URL (https://bench.example/SET/ID).
+            page_set = d["url"].split("/")[3]
+            langs[d["provenance"]["warc_record_id"]] = (d.get("language") or "none", chars, page_set)
     return langs
 
 
@@ -59,16 +62,19 @@ def main():
     a = languages(args.a, warc, os.path.join(OUT, "a"), {})
     b = languages(args.b, warc, os.path.join(OUT, "b"), env_b)
     rows = collections.defaultdict(lambda: [0, 0, collections.Counter()])
-    for rid, (la, chars) in a.items():
+    by_set = collections.defaultdict(lambda: [0, collections.Counter()])
+    for rid, (la, chars, page_set) in a.items():
         if chars <= args.min_chars:
             continue
-        lb = b.get(rid, ("missing", 0))[0]
+        lb = b.get(rid, ("missing",))[0]
         r = rows[la]
         r[0] += 1
+        by_set[page_set][0] += 1
         if la == lb:
             r[1] += 1
         else:
             r[2][lb] += 1
+            by_set[page_set][1]["%s → %s" % (la, lb)] += 1
     print("| language (A) | documents | same in B | agreement | B instead |")
     print("|---|---|---|---|---|")
     for lang, (n, same, other) in sorted(rows.items(), key=lambda kv: -kv[1][0]):
@@ -77,6 +83,12 @@ def main():
     n = sum(r[0] for r in rows.values())
     same = sum(r[1] for r in rows.values())
     print("| **all** | %d | %d | %.2f %% | |" % (n, same, 100.0 * same / max(n, 1)))
+    print()
+    print("| page set | documents | language changed | changes (A → B) |")
+    print("|---|---|---|---|")
+    for page_set, (n, changes) in sorted(by_set.items()):
+        listed = ", ".join("%s %d" % kv for kv in changes.most_common())
+        print("| %s | %d | %d | %s |" % (page_set, n, sum(changes.values()), listed))
 
 
 if __name__ == "__main__":
