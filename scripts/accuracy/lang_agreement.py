@@ -8,9 +8,9 @@ Builds target/lang/pages.warc.gz (as scripts/bench/bench.py builds its WARC) fro
 in all count (200 by default: identification on less text is a guess either way).
 
 Prints, per language of binary A (`none` = not identified), the documents, how many B gives
-the same language, the agreement, and what B gives instead; then the total; then, per page set (the directory a
-page came from), the documents and those whose language B changes. Issue 57's criterion for a
-cheaper identifier is a total agreement of at least 99 %.
+the same language, the agreement, and what B gives instead; then the total; then, per page set
+(the directory a page came from), the documents and those whose language B changes. Issue 57's
+criterion for a cheaper identifier is a total agreement of at least 99 %.
 
 Usage: python3 scripts/accuracy/lang_agreement.py A_BIN B_BIN [--min-chars N] [--env-b NAME=VALUE]...
 """
