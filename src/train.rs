@@ -155,8 +155,10 @@ pub fn train_combined(
     let (calibration_fold, calibration_folds) = folds(&selected, sources, true);
     let first_cfg = first_stage(cfg);
     let base = |i: usize| rows[i].clone();
-    let models = crate::parallel::map(stack_folds, threads, |fold| {
-        let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f != fold);
+    // Job 0 trains a stage on every used page (a page has a fold if and only if it is used),
+    // job f + 1 on the pages out of fold f: the largest job first, the others beside it.
+    let mut models = crate::parallel::map(stack_folds + 1, threads, |job| {
+        let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f + 1 != job);
         let data = training_data(
             docs,
             labels,
@@ -167,28 +169,26 @@ pub fn train_combined(
         );
         gbt::train(&data, first_cfg)
     });
+    let first = models.remove(0);
     let p: Vec<Vec<f32>> = (0..docs.len())
         .map(|i| stack_fold[i].map_or_else(Vec::new, |f| models[f].predict_rows(&rows[i])))
         .collect();
     let used = |i: usize| selected[i];
-    let first = gbt::train(
-        &training_data(docs, labels, &weight, used, combined::N_FEATURES, base),
-        first_cfg,
-    );
     let width = combined::N_FEATURES + combined::N_CONTEXT;
     let stacked = |i: usize| {
         let (blocks, regions) = (blocks_of(&docs[i]), regions_of(&docs[i]));
         combined::stacked(&rows[i], &combined::context(blocks, regions, &p[i]))
     };
     // The main stage's probabilities for sources it was not trained on, to calibrate the final
-    // one's.
-    let mains = crate::parallel::map(calibration_folds, threads, |fold| {
-        let out_of_fold = |i: usize| calibration_fold[i].is_some_and(|f| f != fold);
+    // one's; job 0 trains that final one, as in the first stage.
+    let mut mains = crate::parallel::map(calibration_folds + 1, threads, |job| {
+        let out_of_fold = |i: usize| calibration_fold[i].is_some_and(|f| f + 1 != job);
         gbt::train(
             &training_data(docs, labels, &weight, out_of_fold, width, stacked),
             cfg,
         )
     });
+    let second = mains.remove(0);
     // Rows of one value: the block's probability from the main model trained without its fold.
     let held = training_data(
         docs,
@@ -199,10 +199,6 @@ pub fn train_combined(
         |i| mains[calibration_fold[i].expect("a training page")].predict_rows(&stacked(i)),
     );
     let temperature = calibration_temperature(&held.x, &held.y, &held.w);
-    let second = gbt::train(
-        &training_data(docs, labels, &weight, used, width, stacked),
-        cfg,
-    );
     let model = combined::Model {
         first,
         second: second.tempered(temperature),
@@ -401,12 +397,14 @@ fn comment_data(
 /// Train the comment detector on the comment-labelled blocks of the pages `use_page` selects
 /// (page `i` comes from source `sources[i]`), with [`comment::train_config`]. The main stage
 /// learns from the context of first-stage probabilities that models trained without the page
-/// give it (`STACK_FOLDS` folds over the training pages), as unseen pages will get.
+/// give it (`STACK_FOLDS` folds over the training pages), as unseen pages will get; the
+/// first stage and its fold models train on up to `threads` threads.
 pub fn train_comment(
     docs: &[Option<Document>],
     labels: &[Option<Vec<bool>>],
     sources: &[usize],
     use_page: impl Fn(usize) -> bool,
+    threads: usize,
 ) -> comment::Model {
     let cfg = comment::train_config();
     let selected: Vec<bool> = (0..docs.len())
@@ -423,15 +421,16 @@ pub fn train_comment(
         .collect();
     let base = |i: usize| x[i].clone();
     let width = comment::N_FEATURES;
-    let firsts: Vec<gbt::Gbt> = (0..stack_folds)
-        .map(|fold| {
-            let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f != fold);
-            gbt::train(
-                &comment_data(docs, labels, sources, out_of_fold, width, base),
-                cfg,
-            )
-        })
-        .collect();
+    // Job 0 trains the first stage on every used page, job f + 1 on the pages out of fold f
+    // (as in `train_combined`).
+    let mut firsts = crate::parallel::map(stack_folds + 1, threads, |job| {
+        let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f + 1 != job);
+        gbt::train(
+            &comment_data(docs, labels, sources, out_of_fold, width, base),
+            cfg,
+        )
+    });
+    let first = firsts.remove(0);
     let stacked = |i: usize| {
         let Some(fold) = stack_fold[i] else {
             return Vec::new();
@@ -442,7 +441,7 @@ pub fn train_comment(
     };
     let used = |i: usize| selected[i];
     comment::Model {
-        first: gbt::train(&comment_data(docs, labels, sources, used, width, base), cfg),
+        first,
         second: gbt::train(
             &comment_data(
                 docs,
@@ -487,7 +486,7 @@ pub fn cross_validate_comment(
 ) -> Vec<(usize, CommentFigures)> {
     let shared: &[Option<Document>] = docs;
     let models = crate::parallel::map(folds.count, threads, |fold| {
-        train_comment(shared, labels, sources, |i| folds.of[i] != fold)
+        train_comment(shared, labels, sources, |i| folds.of[i] != fold, 1)
     });
     let mut figures: std::collections::BTreeMap<usize, CommentFigures> = Default::default();
     for (i, d) in docs.iter_mut().enumerate() {

@@ -469,7 +469,7 @@ pub(super) fn train_comment(a: TrainCommentArgs) -> CliResult {
         labelled.iter().filter(|&&c| c).count()
     );
     if let Some(out) = &a.out {
-        let model = cowrex::train::train_comment(&docs, &labels, &sources, |_| true);
+        let model = cowrex::train::train_comment(&docs, &labels, &sources, |_| true, threads);
         write_model(out, &model.to_text())?;
     }
     if a.cv {
