@@ -47,6 +47,42 @@ fn training_data(
     data
 }
 
+/// Each of `jobs` training jobs' size: the labelled blocks (`page_size[i]`: page `i`'s) of the
+/// pages job `j` trains on (`in_job(j, i)`), to start the largest first
+/// ([`crate::parallel::map_largest_first`]).
+fn job_sizes(jobs: usize, page_size: &[u64], in_job: impl Fn(usize, usize) -> bool) -> Vec<u64> {
+    (0..jobs)
+        .map(|j| {
+            (0..page_size.len())
+                .filter(|&i| in_job(j, i))
+                .map(|i| page_size[i])
+                .sum()
+        })
+        .collect()
+}
+
+/// Whether training job `job` takes page `i` (of fold `fold[i]`): job 0 every page with a
+/// fold, job `f + 1` those out of fold `f`.
+fn in_job(fold: &[Option<usize>], job: usize, i: usize) -> bool {
+    fold[i].is_some_and(|f| f + 1 != job)
+}
+
+/// Each page's labelled blocks, for [`job_sizes`].
+fn labelled_blocks(labels: &[Vec<Option<f32>>]) -> Vec<u64> {
+    labels
+        .iter()
+        .map(|l| l.iter().filter(|l| l.is_some()).count() as u64)
+        .collect()
+}
+
+/// Each page's blocks with comment labels, for [`job_sizes`].
+fn comment_labelled_blocks(labels: &[Option<Vec<bool>>]) -> Vec<u64> {
+    labels
+        .iter()
+        .map(|l| l.as_ref().map_or(0, |l| l.len() as u64))
+        .collect()
+}
+
 /// Folds over the training pages for the first stage's out-of-fold probabilities.
 const STACK_FOLDS: usize = 3;
 
@@ -156,9 +192,13 @@ pub fn train_combined(
     let first_cfg = first_stage(cfg);
     let base = |i: usize| rows[i].clone();
     // Job 0 trains a stage on every used page (a page has a fold if and only if it is used),
-    // job f + 1 on the pages out of fold f: the largest job first, the others beside it.
-    let mut models = crate::parallel::map(stack_folds + 1, threads, |job| {
-        let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f + 1 != job);
+    // job f + 1 on the pages out of fold f, all beside each other, the largest first.
+    let page_size = labelled_blocks(labels);
+    let sizes = job_sizes(stack_folds + 1, &page_size, |j, i| {
+        in_job(&stack_fold, j, i)
+    });
+    let mut models = crate::parallel::map_largest_first(&sizes, threads, |job| {
+        let out_of_fold = |i: usize| in_job(&stack_fold, job, i);
         let data = training_data(
             docs,
             labels,
@@ -181,8 +221,11 @@ pub fn train_combined(
     };
     // The main stage's probabilities for sources it was not trained on, to calibrate the final
     // one's; job 0 trains that final one, as in the first stage.
-    let mut mains = crate::parallel::map(calibration_folds + 1, threads, |job| {
-        let out_of_fold = |i: usize| calibration_fold[i].is_some_and(|f| f + 1 != job);
+    let sizes = job_sizes(calibration_folds + 1, &page_size, |j, i| {
+        in_job(&calibration_fold, j, i)
+    });
+    let mut mains = crate::parallel::map_largest_first(&sizes, threads, |job| {
+        let out_of_fold = |i: usize| in_job(&calibration_fold, job, i);
         gbt::train(
             &training_data(docs, labels, &weight, out_of_fold, width, stacked),
             cfg,
@@ -330,7 +373,8 @@ pub fn cross_validate_combined(
     let k = folds.count;
     let shared: &[Option<Document>] = docs;
     let rows = feature_rows(shared);
-    let models = crate::parallel::map(k, threads, |fold| {
+    let sizes = job_sizes(k, &labelled_blocks(labels), |fold, i| folds.of[i] != fold);
+    let models = crate::parallel::map_largest_first(&sizes, threads, |fold| {
         let (model, temperature) = train_combined(
             shared,
             labels,
@@ -423,8 +467,12 @@ pub fn train_comment(
     let width = comment::N_FEATURES;
     // Job 0 trains the first stage on every used page, job f + 1 on the pages out of fold f
     // (as in `train_combined`).
-    let mut firsts = crate::parallel::map(stack_folds + 1, threads, |job| {
-        let out_of_fold = |i: usize| stack_fold[i].is_some_and(|f| f + 1 != job);
+    let page_size = comment_labelled_blocks(labels);
+    let sizes = job_sizes(stack_folds + 1, &page_size, |j, i| {
+        in_job(&stack_fold, j, i)
+    });
+    let mut firsts = crate::parallel::map_largest_first(&sizes, threads, |job| {
+        let out_of_fold = |i: usize| in_job(&stack_fold, job, i);
         gbt::train(
             &comment_data(docs, labels, sources, out_of_fold, width, base),
             cfg,
@@ -485,7 +533,9 @@ pub fn cross_validate_comment(
     threads: usize,
 ) -> Vec<(usize, CommentFigures)> {
     let shared: &[Option<Document>] = docs;
-    let models = crate::parallel::map(folds.count, threads, |fold| {
+    let page_size = comment_labelled_blocks(labels);
+    let sizes = job_sizes(folds.count, &page_size, |fold, i| folds.of[i] != fold);
+    let models = crate::parallel::map_largest_first(&sizes, threads, |fold| {
         train_comment(shared, labels, sources, |i| folds.of[i] != fold, 1)
     });
     let mut figures: std::collections::BTreeMap<usize, CommentFigures> = Default::default();
