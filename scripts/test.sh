@@ -18,7 +18,7 @@ if [ "${1:-}" = "--quick" ]; then
     shift
     export COWREX_QUICK=1
     cargo test --release -- \
-        --skip combined_model_reproduces_and_beats_each_detector \
+        --skip combined_model_training_is_pinned_and_beats_each_detector \
         --skip mlp_cross_validation_and_reproducible_models \
         --skip ncleaner_models_reproduce_and_clean_cleaneval \
         --skip texrex_pages_convert_to_gold_text_cowrex_reproduces \

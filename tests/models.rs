@@ -1047,11 +1047,26 @@ fn train_comment_reproduces_the_built_in_model_and_finds_comments() {
     );
 }
 
-/// The shipped combined model is reproduced by docs/models.md's command, and cross-validated
-/// by page it beats every single scorer on the development sets with block labels (two of the
-/// five sets, to keep CI short; docs/models.md has the figures on all five).
+/// xxh3-128 digests (hex) of the shipped combined model, `models/combined.gbt.gz`, and of the
+/// model that docs/models.md's command trains on three of its six sets
+/// (`--sets google-trends-2017,l3s-gn1,trafilatura-eval-dev`). They change together: any
+/// change to the training, the features or the models they read changes both models.
+/// `sh scripts/train/train_models.sh` retrains the shipped model in full (20 to 29 minutes on
+/// 2 cores); the test below prints both new digests.
+const SHIPPED_COMBINED: &str = "3348f82b6e4cf4a0f106721ee87e5cc8";
+const PINNED_COMBINED: &str = "5d44118ee269427567d018c4f6f748f8";
+
+fn xxh3_hex(bytes: &[u8]) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+}
+
+/// The combined model's training is pinned: docs/models.md's command, on three of the six
+/// sets (two page sets with block labels and the snippet set, so both kinds of labels; 2½
+/// minutes), gives the model of [`PINNED_COMBINED`], recorded together with the shipped
+/// model's digest. The full command takes too long for every CI run. On the other three page
+/// sets, which it was not trained on, that model beats every single scorer.
 #[test]
-fn combined_model_reproduces_and_beats_each_detector() {
+fn combined_model_training_is_pinned_and_beats_each_detector() {
     let (Some(pages), Some(snippets), Some(blocks)) = (
         shared_data("pages"),
         shared_data("snippets"),
@@ -1059,7 +1074,7 @@ fn combined_model_reproduces_and_beats_each_detector() {
     ) else {
         return;
     };
-    let dir = tempdir("combined-shipped");
+    let dir = tempdir("combined-pinned");
     let out = dir.join("combined.gbt.gz");
     run_ok(
         &["train", "combined", "--pages"],
@@ -1069,15 +1084,23 @@ fn combined_model_reproduces_and_beats_each_detector() {
             &snippets,
             Path::new("--blocks"),
             &blocks,
+            Path::new("--sets"),
+            Path::new("google-trends-2017,l3s-gn1,trafilatura-eval-dev"),
             Path::new("-o"),
             &out,
         ],
     );
     let shipped =
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("models/combined.gbt.gz");
+    let (pinned, shipped) = (
+        xxh3_hex(&std::fs::read(&out).unwrap()),
+        xxh3_hex(&std::fs::read(&shipped).unwrap()),
+    );
     assert!(
-        std::fs::read(&out).unwrap() == std::fs::read(&shipped).unwrap(),
-        "docs/models.md's command no longer reproduces the shipped combined model"
+        (pinned.as_str(), shipped.as_str()) == (PINNED_COMBINED, SHIPPED_COMBINED),
+        "the combined model's training or the shipped model changed: retrain the shipped model \
+         (sh scripts/train/train_models.sh), then set PINNED_COMBINED to {pinned} and \
+         SHIPPED_COMBINED to the retrained model's digest (now {shipped})"
     );
     let macro_f1 = |args: &[&str]| -> f64 {
         let json = dir.join("eval.json");
@@ -1087,21 +1110,21 @@ fn combined_model_reproduces_and_beats_each_detector() {
         let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
         v["macro"]["f1"].as_f64().unwrap()
     };
-    let blocks_arg = blocks.to_str().unwrap();
-    let sets = "google-trends-2017,l3s-gn1";
-    let combined = macro_f1(&[
-        "eval", "--sets", sets, "--scorer", "combined", "--cv", "5", "--blocks", blocks_arg,
-    ]);
-    eprintln!("combined, 5-fold CV by page on {sets}: macro F1 {combined:.4}");
+    // The three page sets the pinned model did not see, scored by it and by each single scorer
+    // (the n-gram one cross-validated, as its built-in model saw them).
+    let sets = "cleaneval,dragnet,wcxb-dev";
+    let model = out.to_str().unwrap();
+    let combined = macro_f1(&["eval", "--sets", sets, "--combined-model", model]);
+    eprintln!("combined, trained on three other sets, on {sets}: macro F1 {combined:.4}");
     for scorer in ["mlp", "justext", "boilerpipe", "boilerpipe-density", "all"] {
         let f = macro_f1(&["eval", "--sets", sets, "--scorer", scorer]);
         assert!(
-            combined > f + 0.01,
+            combined > f + 0.03,
             "{scorer}: {f:.4} vs combined {combined:.4}"
         );
     }
     let ngram = macro_f1(&["eval", "--sets", sets, "--scorer", "ngram", "--cv", "5"]);
-    assert!(combined > ngram + 0.01, "ngram {ngram:.4} vs {combined:.4}");
-    // Measured 0.9087 on these two sets (docs/models.md; trained on them alone).
-    assert!(combined >= 0.905, "macro F1 {combined:.4}");
+    assert!(combined > ngram + 0.03, "ngram {ngram:.4} vs {combined:.4}");
+    // Measured 0.8824 (boilerpipe, the best single scorer, 0.8214; docs/models.md).
+    assert!(combined >= 0.875, "macro F1 {combined:.4}");
 }

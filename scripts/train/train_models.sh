@@ -2,7 +2,7 @@
 # Retrain every model in models/ from ../shared/data with cowrex's own code, byte-identically,
 # and print the cross-validated figures that docs/models.md reports.
 #
-# Usage: sh scripts/train/train_models.sh   (from anywhere; about 20 minutes on 2 cores; needs gpg)
+# Usage: sh scripts/train/train_models.sh   (from anywhere; about half an hour on 2 cores; needs gpg)
 set -eu
 cd "$(dirname "$0")/../.."
 DATA=../shared/data
@@ -39,3 +39,8 @@ echo "== comment.gbt.gz"
 echo "== combined.gbt.gz"
 "$COWREX" train combined --pages "$DATA/pages" --pages "$DATA/snippets" --blocks "$DATA/blocks" -o models/combined.gbt.gz
 git status --short models/
+if git diff --quiet -- models/; then
+    echo "models/: every model reproduced byte for byte"
+else
+    echo "models/: the models above differ from the committed ones"
+fi
