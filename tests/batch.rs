@@ -1,6 +1,6 @@
 //! Batch runs: manifests, sharding, resume and `cowrex status`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

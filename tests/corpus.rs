@@ -1,7 +1,7 @@
 //! Corpus-level features end to end: shingles, `dedup`, `filter`, duplicates, text quality,
 //! JSONL, VRT and links.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! The documentation against the code, so that they cannot drift apart:
 //!
 //! - `docs/cli.md` is every command's `--help` as the binary prints it. After changing a
-//!   command, regenerate it with `COWREX_BLESS=1 cargo test --release --test docs`.
+//!   command, regenerate it with `COWREX_BLESS=1 cargo test --release --test integration docs::`.
 //! - `docs/formats.md` names every record fate and every exit code.
 //! - Every relative link in `README.md`, `python/README.md` and `docs/*.md` points to a file
 //!   that exists, and to a heading of it where the link names one.
@@ -80,7 +80,7 @@ fn cli_md() -> String {
         "# Command-line reference\n\
          \n\
          <!-- Generated from the binary by tests/docs.rs; do not edit. After changing a command, run\n\
-         \x20    COWREX_BLESS=1 cargo test --release --test docs -->\n\
+         \x20    COWREX_BLESS=1 cargo test --release --test integration docs:: -->\n\
          \n\
          Every command's `--help`, as `cowrex` prints it. What the options do beyond this is on the\n\
          page of their topic: [formats](formats.md) (outputs, statistics, fates, exit codes),\n\
@@ -121,7 +121,7 @@ fn cli_md_is_the_help_of_every_command() {
             .unwrap_or_else(|| have.lines().count().min(want.lines().count()));
         panic!(
             "docs/cli.md is not the binary's help (first difference at line {}: {:?} should be \
-             {:?}); regenerate it with `COWREX_BLESS=1 cargo test --release --test docs`",
+             {:?}); regenerate it with `COWREX_BLESS=1 cargo test --release --test integration docs::`",
             line + 1,
             have.lines().nth(line).unwrap_or(""),
             want.lines().nth(line).unwrap_or(""),
@@ -191,7 +191,7 @@ fn the_type_stub_has_the_registrys_decisions_and_model_files() {
     assert!(
         have == want,
         "{} lacks the registry's decisions or model files; regenerate it with \
-         `COWREX_BLESS=1 cargo test --release --test docs`",
+         `COWREX_BLESS=1 cargo test --release --test integration docs::`",
         path.display()
     );
 }

@@ -4,7 +4,7 @@
 
 #[path = "../fuzz/checks.rs"]
 mod checks;
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -7,7 +7,7 @@
 //! are skipped with a message, unless `COWREX_BROWSER_TESTS=1` (`.ci/run` sets it after
 //! installing Debian's chromium), when its absence fails the test.
 
-mod common;
+use crate::common;
 use common::{cowrex, tempdir, warc_record};
 
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! n-grams and a quantised output matrix) predict what Python predicted
 //! (`fixtures/lid/tiny-expected.tsv`), and `--lid-model` gives their languages.
 
-mod common;
+use crate::common;
 
 use common::*;
 use cowrex::lid::fasttext::{Loss, Model};

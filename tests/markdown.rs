@@ -1,7 +1,7 @@
 //! Markdown parses back to the text it was written from (a CommonMark parser, pulldown-cmark
 //! with GFM tables, reads the same words as the content's blocks have).
 
-mod common;
+use crate::common;
 use common::shared_data;
 
 use cowrex::{Document, Extractor, Options};

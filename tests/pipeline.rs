@@ -1,6 +1,6 @@
 //! End-to-end tests of `cowrex process`, `extract` and `features`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-mod common;
+use crate::common;
 
 /// The string literals of `build.rs` between `open` and the next `"`.
 fn literals<'a>(text: &'a str, open: &str) -> BTreeSet<&'a str> {

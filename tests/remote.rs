@@ -1,7 +1,7 @@
 //! http(s) inputs (streamed, retried, resumed with ranges) against a loopback HTTP server, and
 //! clean stops on SIGTERM / SIGUSR1.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -1,7 +1,7 @@
 //! Checks against texrex's own data (../shared/data): the 37 features on texrex's annotated
 //! pages, texrex's networks on texrex's training sets, and the shipped model.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -140,7 +140,7 @@ if run_dedup --strict "$work/damaged" "$work/strict.blacklist" >/dev/null; then
 fi
 echo "OK: a damaged shingle file is named in the summary, and fails the job with --strict"
 # The corpus of tests/corpus.rs (30 articles and 10 copies), through both.
-COWREX_SPARK_SUBMIT="$spark_submit" cargo test --release --quiet --test corpus near_duplicate_copies \
+COWREX_SPARK_SUBMIT="$spark_submit" cargo test --release --quiet --test integration corpus::near_duplicate_copies \
   -- --nocapture >"$work/corpus-test.log" 2>&1 || { tail -n 30 "$work/corpus-test.log"; exit 1; }
 if grep -q "SKIPPED" "$work/corpus-test.log"; then echo "FAIL: the corpus test skipped the Spark job"; exit 1; fi
 echo "OK: the Spark dedup job's blacklist of the corpus test's run is cowrex dedup's, and filter takes it"
