@@ -143,11 +143,32 @@ def _outcome(result):
 
 
 _FILTERS = None
+# datatrove's split_into_parts (its words and sentences, through spaCy) keeps its last 5 results.
+# Outside the timed run of FineWeb's chain, the splits that chain made are reused from _MEMO,
+# which holds one document's; the timed run itself sees only datatrove's own cache.
+_MEMO = {"serve": False, "parts": {}}
+
+
+def _memoise_splits():
+    import datatrove.utils.text as text
+
+    split = text.split_into_parts
+
+    def split_into_parts(t, mode=text.SPLIT_TEXT_DOCUMENTS, language=text.Languages.english):
+        key = (t, mode, language)
+        if _MEMO["serve"] and key in _MEMO["parts"]:
+            return _MEMO["parts"][key]
+        parts = split(t, mode, language)
+        _MEMO["parts"][key] = parts
+        return parts
+
+    text.split_into_parts = split_into_parts
 
 
 def _filters():
     global _FILTERS
     if _FILTERS is None:
+        _memoise_splits()
         from datatrove.pipeline.filters import (
             C4QualityFilter,
             FineWebQualityFilter,
@@ -171,7 +192,8 @@ def judge(doc):
 
     f = _filters()
     out = {}
-    out["c4"] = _outcome(f["c4"].filter(Document(text=doc["text"], id=doc["id"])))
+    _MEMO["parts"].clear()
+    _MEMO["serve"] = False
     # FineWeb's four filters, each on every document, timed (CPU seconds).
     t = time.process_time()
     for name in ["gopher_repetition", "gopher_quality"]:
@@ -181,7 +203,11 @@ def judge(doc):
     # FineWeb's filter reads the text C4 leaves, as in FineWeb's pipeline.
     out["fineweb"] = _outcome(f["fineweb"].filter(d)) if out["c4_any_end"] is None else "not run"
     spent = time.process_time() - t
-    return doc["id"], out, figures(doc["text"], d.text if out["c4_any_end"] is None else None), spent
+    _MEMO["serve"] = True
+    out["c4"] = _outcome(f["c4"].filter(Document(text=doc["text"], id=doc["id"])))
+    g = figures(doc["text"], d.text if out["c4_any_end"] is None else None)
+    _MEMO["parts"].clear()
+    return doc["id"], out, g, spent
 
 
 def figures(text, c4_text):
