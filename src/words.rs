@@ -136,7 +136,7 @@ pub(crate) struct Units {
 impl Units {
     /// Where the next character, `c`, goes.
     #[inline]
-    pub fn step(&mut self, c: char) -> Step {
+    pub(crate) fn step(&mut self, c: char) -> Step {
         if (c as u32) < 0x0e00 && self.cur.is_none() {
             return Step::Outside;
         }

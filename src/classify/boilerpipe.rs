@@ -62,7 +62,7 @@ fn stats_of_words(lengths: impl Iterator<Item = usize>, link_words: u32) -> Word
     }
 
 /// Algorithm 1, the densitometric classifier: true = content.
-pub fn densitometric(prev: &WordStats, cur: &WordStats, next: &WordStats) -> bool {
+pub(crate) fn densitometric(prev: &WordStats, cur: &WordStats, next: &WordStats) -> bool {
     if cur.link_density() > 0.333333 {
         return false;
     }

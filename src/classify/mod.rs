@@ -355,7 +355,7 @@ impl Models {
     }
 
     /// Choose the scorer that sets `bpv` (the checksum covers the choice).
-    pub fn set_scorer(&mut self, scorer: Scorer) {
+    pub(crate) fn set_scorer(&mut self, scorer: Scorer) {
         self.rehash(format!("scorer={scorer:?}").as_bytes());
         self.scorer = scorer;
     }
@@ -408,7 +408,7 @@ impl Models {
     }
 
     /// Replace the text-quality profiles (the checksum covers them).
-    pub fn set_profiles(&mut self, profiles: Profiles) {
+    pub(crate) fn set_profiles(&mut self, profiles: Profiles) {
         self.rehash(profiles.text().as_bytes());
         self.profiles = profiles;
     }

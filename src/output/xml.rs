@@ -83,7 +83,7 @@ fn block_lines(out: &mut Vec<u8>, text: &str, lines: Lines, iso639_1: Option<&st
 
 /// Append `s` with texrex's XML escaping, leaving out the characters XML 1.0 does not allow
 /// (the text has none; a header value or a file name may).
-pub fn escape_into(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn escape_into(out: &mut Vec<u8>, s: &str) {
     // The bytes that may need escaping or leaving out.
     static SPECIAL: [bool; 256] = {
         let mut t = [false; 256];

@@ -19,7 +19,7 @@ fn is_html_mime(m: &str) -> bool {
 /// A record's HTML page, ready for [`crate::analyze::analyze`], or the record's fate when it has
 /// none: not a response, an HTTP error, not HTML, binary, or a payload that cannot be
 /// decoded. A payload the server compressed is inflated into `decoded`.
-pub fn record_page<'r>(
+pub(crate) fn record_page<'r>(
     r: &'r Record,
     arcfile: &str,
     max_payload: u64,

@@ -63,7 +63,7 @@ const fn at(name: &str) -> usize {
 
 /// Python's `str.splitlines`: lines split at `\n`, `\r`, `\r\n` and Unicode's other line
 /// boundaries, without a last empty line.
-pub fn splitlines(text: &str) -> Vec<&str> {
+pub(crate) fn splitlines(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut it = text.char_indices().peekable();

@@ -715,7 +715,7 @@ mod test_data {
     }
 
     /// Bytes that gzip cannot shrink (a 64-bit LCG's high bytes).
-    pub fn noise(n: usize) -> Vec<u8> {
+    pub(crate) fn noise(n: usize) -> Vec<u8> {
         let mut x = 1u64;
         (0..n)
             .map(|_| {
