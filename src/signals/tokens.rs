@@ -639,7 +639,38 @@ fn push_chunk<'a>(chunk: &'a str, out: &mut Vec<&'a str>) {
         out.push(chunk);
         return;
     }
+    if let Some(at) = letters_and_mark(chunk) {
+        out.push(&chunk[..at]);
+        out.push(&chunk[at..]);
+        return;
+    }
     split_chunk(chunk, out);
+}
+
+/// Where [`split_chunk`] splits a chunk of ASCII letters and one mark it takes off as a suffix
+/// (`word,` `word.` `Word)`): before the mark. `None` for another chunk, or one the rules
+/// treat otherwise (an exception, a contraction, a full stop they leave on).
+///
+/// Such a chunk has no prefix; its one suffix is the mark when the mark is one of the
+/// punctuation marks spaCy splits off (not `$`, a suffix only after a digit), or a full stop
+/// after a lower-case letter or two upper-case ones; the letters then have no affix, are no
+/// URL or time, and with the mark spell no exception.
+fn letters_and_mark(chunk: &str) -> Option<usize> {
+    let b = chunk.as_bytes();
+    let (&mark, letters) = b.split_last()?;
+    let &last = letters.last()?;
+    if !letters.iter().all(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let splits = if mark == b'.' {
+        // `last` is a letter: if not lower-case, upper-case.
+        last.is_ascii_lowercase()
+            || letters.len() >= 2 && letters[letters.len() - 2].is_ascii_uppercase()
+    } else {
+        mark.is_ascii() && is_affix_punct(char::from(mark))
+    };
+    let letters = &chunk[..letters.len()];
+    (splits && !is_special(chunk) && contraction(letters).is_none()).then_some(letters.len())
 }
 
 /// [`push_chunk`] by spaCy's rules, whatever the chunk.
@@ -970,6 +1001,47 @@ mod tests {
             assert_eq!(fast, rules, "{chunk}");
         }
         assert_eq!(words("Straße été"), ["Straße", "été"]);
+    }
+
+    /// A chunk of ASCII letters and one mark is split as the rules split it
+    /// ([`letters_and_mark`]), whatever the mark: exceptions, contractions, full stops after
+    /// either case, and pseudo-random letters.
+    #[test]
+    fn letters_and_a_mark_split_as_the_rules_split_them() {
+        let mut stems: Vec<String> = [
+            "a", "A", "I", "e", "Mr", "mr", "MR", "Ab", "aB", "AB", "US", "C", "xD", "XD", "dont",
+            "Dont", "cannot", "gonna", "im", "Im", "the", "Hello", "em", "and", "co", "vs", "eg",
+            "pm", "Sept", "Calif", "Ph", "hPa", "km", "s", "S", "Ma", "youre",
+        ]
+        .map(String::from)
+        .into();
+        let mut x: u32 = 2463534242;
+        for _ in 0..400 {
+            let mut stem = String::new();
+            loop {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                stem.push(char::from(b"aAeEiImMsStTdDxXnNoOlLcC"[(x % 24) as usize]));
+                if stem.len() == 6 || x.is_multiple_of(5) {
+                    break;
+                }
+            }
+            stems.push(stem);
+        }
+        let mut split = 0;
+        for stem in &stems {
+            for mark in (0x21u8..0x7f).filter(|b| !b.is_ascii_alphanumeric()) {
+                let chunk = format!("{stem}{}", char::from(mark));
+                let (mut fast, mut rules) = (Vec::new(), Vec::new());
+                push_chunk(&chunk, &mut fast);
+                split_chunk(&chunk, &mut rules);
+                assert_eq!(fast, rules, "{chunk}");
+                split += usize::from(letters_and_mark(&chunk).is_some());
+            }
+        }
+        // The shortcut is taken for most of them.
+        assert!(split > stems.len() * 15, "{split}");
     }
 
     #[test]
