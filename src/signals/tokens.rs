@@ -667,7 +667,8 @@ fn letters_and_mark(chunk: &str) -> Option<usize> {
         last.is_ascii_lowercase()
             || letters.len() >= 2 && letters[letters.len() - 2].is_ascii_uppercase()
     } else {
-        mark.is_ascii() && is_affix_punct(char::from(mark))
+        // After ASCII letters, a `str`'s last byte is an ASCII character.
+        is_affix_punct(char::from(mark))
     };
     let letters = &chunk[..letters.len()];
     (splits && !is_special(chunk) && contraction(letters).is_none()).then_some(letters.len())
