@@ -15,18 +15,22 @@ pub fn raw_text(record: &[u8]) -> Vec<u8> {
 /// [`raw_text`] and the positions of its line ends (the space after each line), which
 /// [`segment_lines`](super::segment_lines) needs to keep the lines of preformatted text.
 pub fn raw_text_lines(record: &[u8]) -> (Vec<u8>, Vec<usize>) {
-    let mut out = Vec::with_capacity(record.len() + record.len() / 32 + 16);
-    let mut line_ends = Vec::new();
-    let mut i = 0;
     let n = record.len();
+    // One search for NUL bytes over the record, and one pass over its line ends, rather than
+    // a search of each line for both.
+    let nul = memchr(0, record).is_some();
+    let mut out = Vec::with_capacity(n + n / 32 + 16);
+    let mut line_ends = Vec::with_capacity(n / 64 + 1);
+    let mut terminators = memchr::memchr2_iter(b'\n', b'\r', record);
+    let mut i = 0;
     while i < n {
-        let end = memchr::memchr2(b'\n', b'\r', &record[i..]).map_or(n, |o| i + o);
+        let end = terminators.by_ref().find(|&e| e >= i).unwrap_or(n);
         if end == i && end + 1 == n {
             break;
         }
         out.push(b' ');
         let line = &record[i..end];
-        if memchr(0, line).is_some() {
+        if nul {
             out.extend(line.iter().copied().filter(|&b| b != 0));
         } else {
             out.extend_from_slice(line);
@@ -57,5 +61,11 @@ mod tests {
         assert_eq!(raw_text(b"a\0b\n"), b" ab ");
         assert_eq!(raw_text(b"a\n\n"), b" a ");
         assert_eq!(raw_text(b"a\n\n\n"), b" a   ");
+        // NUL bytes are dropped from the lines that have them, wherever they are.
+        assert_eq!(raw_text(b"a\nb\0c\r\0\n"), b" a  bc   ");
+        assert_eq!(
+            raw_text_lines(b"\n\ra\r\n\rb\n"),
+            (b"   a    b ".to_vec(), vec![1, 4, 6, 9])
+        );
     }
 }
