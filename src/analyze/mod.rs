@@ -788,8 +788,8 @@ fn extract_links(
     let host = doc.host_str().unwrap_or("").to_ascii_lowercase();
     let mut out = Vec::new();
     for a in anchors {
-        let attrs = html::parse_attributes(&raw[a.attrs.0..a.attrs.1]);
-        let Some((_, href)) = attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(b"href")) else {
+        let mut attrs = html::attributes(&raw[a.attrs.0..a.attrs.1]);
+        let Some((_, href)) = attrs.find(|(k, _)| k.eq_ignore_ascii_case(b"href")) else {
             continue;
         };
         let href = tx::decode_entities(&dec(href));

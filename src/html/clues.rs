@@ -4,7 +4,7 @@
 //! them.
 
 use super::markup::split_markup;
-use super::scan::{is_html_ws, parse_attributes};
+use super::scan::{attributes, is_html_ws};
 
 /// At most this many `<meta>` values and this many element clues per page.
 pub(crate) const MAX_CLUES: usize = 128;
@@ -70,12 +70,10 @@ pub(crate) enum ElementClue<'a> {
 /// attribute scan flags (`attr_cues`).
 pub(crate) fn element_clue<'a>(name: &[u8], attrs: &'a [u8]) -> Option<ElementClue<'a>> {
     let time = name == b"time";
-    let attrs = parse_attributes(attrs);
     let get = |key: &[u8]| {
-        attrs
-            .iter()
+        attributes(attrs)
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
-            .map(|(_, v)| *v)
+            .map(|(_, v)| v)
     };
     let value = get(b"datetime").or_else(|| get(b"content"));
     let has = |v: Option<&[u8]>, word: &[u8]| {

@@ -3,7 +3,7 @@
 //! `<meta>` tags, and its JSON-LD scripts.
 
 use super::clues;
-use super::scan::{attributes, collapse, parse_attributes};
+use super::scan::{attributes, collapse};
 use super::segmenter::Stripper;
 
 /// Whether a `<script>` tag's attributes say it holds JSON-LD.
@@ -54,12 +54,11 @@ impl Stripper<'_> {
         attrs_start: usize,
         gt: usize,
     ) -> Option<(Vec<u8>, Vec<u8>)> {
-        let attrs = parse_attributes(&self.raw[attrs_start..gt]);
+        let attrs = &self.raw[attrs_start..gt];
         let get = |key: &[u8]| {
-            attrs
-                .iter()
+            attributes(attrs)
                 .find(|(k, _)| k.eq_ignore_ascii_case(key))
-                .map(|(_, v)| *v)
+                .map(|(_, v)| v)
         };
         let bounded = |v: &[u8]| {
             let mut v = collapse(v);

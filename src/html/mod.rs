@@ -64,7 +64,7 @@ pub use block::{Container, NEAR, RawBlock};
 pub use clues::{Clue, ClueKind, Clues};
 pub use markup::{markup_token, markup_words};
 pub use raw::{raw_text, raw_text_lines};
-pub use scan::{attributes, parse_attributes};
+pub use scan::attributes;
 pub(crate) use scan::{find_end_tag, find_tag_end, is_html_ws};
 pub use segmenter::{Anchor, HeadMeta, Limits, Segmentation, Syntax, segment, segment_lines};
 pub(crate) use tags::{RAW_TEXT, VOID};

@@ -81,12 +81,8 @@ pub(crate) fn find_end_tag(raw: &[u8], from: usize, name: &[u8]) -> Option<usize
     None
 }
 
-/// Parse `key=value` attributes of a tag (values unquoted, entities left as they are).
-pub fn parse_attributes(s: &[u8]) -> Vec<(&[u8], &[u8])> {
-    attributes(s).collect()
-}
-
-/// The `key=value` attributes of a tag, in order, as [`parse_attributes`] finds them.
+/// The `key=value` attributes of a tag, in order (values unquoted, entities left as they
+/// are).
 pub fn attributes(s: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
     let n = s.len();
     let mut i = 0;
