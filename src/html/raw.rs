@@ -20,7 +20,7 @@ pub fn raw_text_lines(record: &[u8]) -> (Vec<u8>, Vec<usize>) {
     // a search of each line for both.
     let nul = memchr(0, record).is_some();
     let mut out = Vec::with_capacity(n + n / 32 + 16);
-    let mut line_ends = Vec::with_capacity(n / 64 + 1);
+    let mut line_ends = Vec::new();
     let mut terminators = memchr::memchr2_iter(b'\n', b'\r', record);
     let mut i = 0;
     while i < n {
