@@ -5,7 +5,7 @@
 //! the same message everywhere:
 //!
 //! ```
-//! use cowrex::classify::Favor;
+//! use cowrex::Favor;
 //!
 //! assert_eq!("recall".parse::<Favor>().unwrap(), Favor::Recall);
 //! assert_eq!(Favor::Precision.to_string(), "precision");
@@ -37,7 +37,7 @@ pub trait Choice: Copy + PartialEq + 'static {
     /// Every value, in the order the help lists them.
     fn values() -> &'static [Named<Self>];
 
-    /// Its name (for a set of flags, [`set_names`]).
+    /// Its name (for a set of flags, the names of those set, joined by `,`).
     fn name(self) -> &'static str {
         Self::values()
             .iter()

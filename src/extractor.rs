@@ -43,7 +43,7 @@ pub struct Options {
     /// Which n-gram model scores blocks.
     pub ngram: NgramChoice,
     /// Model files that replace the detectors' built-in models, by the option each detector
-    /// declares ([`registry::model_files`]): `model` (an MLP for every document),
+    /// declares: `model` (an MLP for every document),
     /// `ngram_model`, `markup_model`, `combined_model`, ….
     pub model_files: BTreeMap<String, PathBuf>,
     /// Text-quality profiles (from `cowrex train profile`) instead of the built-in ones.
@@ -153,7 +153,7 @@ pub struct Builder {
 
 impl Builder {
     /// The decision that sets `bpv`, by its name as `process --scorer` takes it
-    /// ([`crate::classify::registry::decisions`]): `combined` (the default), `mlp`, `ngram`,
+    /// ([`Scorer`]'s names): `combined` (the default), `mlp`, `ngram`,
     /// `justext`, `boilerpipe`, …; an unknown name fails [`Builder::build`].
     pub fn scorer(mut self, name: &str) -> Builder {
         self.scorer = Some(name.to_owned());
@@ -294,7 +294,7 @@ impl Extractor {
 
     /// Analyse one page as [`Extractor::extract`] does, but a page that gives no document is
     /// an error ([`ErrorKind::Input`]) naming its fate as `process` counts it
-    /// ([`crate::fate::Fate`]): `skipped.binary`, `skipped.no_text`, `skipped.capped`,
+    /// ([`Fate`](crate::fate::Fate)): `skipped.binary`, `skipped.no_text`, `skipped.capped`,
     /// `skipped.filtered` or `skipped.bad_quality`.
     ///
     /// ```

@@ -15,12 +15,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// A run's stop request, shared by its threads (a clone is the same request).
 ///
 /// ```
-/// let stop = cowrex::stop::Stop::new();
+/// let stop = cowrex::Stop::new();
 /// let for_the_run = stop.clone();
 /// assert!(!for_the_run.requested());
 /// stop.request();
 /// assert!(for_the_run.requested());
-/// assert!(!cowrex::stop::Stop::new().requested(), "another run's stop is its own");
+/// assert!(!cowrex::Stop::new().requested(), "another run's stop is its own");
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Stop(Arc<AtomicBool>);

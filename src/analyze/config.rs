@@ -51,8 +51,9 @@ impl Default for DocFilter {
 /// Analysis settings.
 #[derive(Debug, Clone, Copy, serde::Serialize)]
 pub struct Config {
-    /// A block with `bpv` above this is boilerplate; `None`: each document's
-    /// [`super::decision_threshold`].
+    /// A block with `bpv` above this is boilerplate; `None`: each document's own
+    /// threshold: where the page's expected F is highest ([`Favor`]'s β) for a decision of
+    /// calibrated probabilities (the combined model's), else 0.5.
     pub threshold: Option<f32>,
     /// What that threshold favours, where it is the expected-F cut ([`Favor`]).
     pub favor: Favor,
@@ -116,7 +117,7 @@ impl Mask {
 
 impl Config {
     /// Check what a caller may set wrong, with the error every entry point (the command line,
-    /// [`crate::Builder`], Python) gives: a fixed threshold is a share between 0 and 1.
+    /// [`Builder`](crate::Builder), Python) gives: a fixed threshold is a share between 0 and 1.
     pub fn validate(&self) -> Result<(), crate::Error> {
         if let Some(t) = self.threshold
             && !(0.0..=1.0).contains(&t)

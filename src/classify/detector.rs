@@ -47,13 +47,14 @@ pub trait Detector: Sync {
 }
 
 /// A model file that replaces a detector's built-in model. Its option follows from it
-/// everywhere: the library's [`crate::Options::model_files`], the command line's
-/// `--OPTION` (with dashes), Python's keyword argument and the type stub. The detector
-/// finds the loaded model with [`Models::file`].
+/// everywhere: the library's [`Options::model_files`](crate::Options::model_files), the
+/// command line's `--OPTION` (with dashes), Python's keyword argument and the type stub.
+/// The detector finds the loaded model with [`Models::file`].
 #[derive(Debug)]
 pub struct ModelFile {
-    /// The option's name, as Python and [`crate::Options::model_files`] take it
-    /// (`markup_model`); the command line's is the same with dashes (`--markup-model`).
+    /// The option's name, as Python and [`Options::model_files`](crate::Options::model_files)
+    /// take it (`markup_model`); the command line's is the same with dashes
+    /// (`--markup-model`).
     pub option: &'static str,
     /// What the file is, in a sentence without its full stop (`--help`, the type stub).
     pub help: &'static str,
@@ -80,7 +81,7 @@ pub struct Scoring<'a> {
     pub models: &'a Models,
     /// The page's identified language (`None` when no model needs it or none was found).
     pub language: Option<&'a Language>,
-    /// The page's regions ([`crate::document::Document::regions`]).
+    /// The page's regions ([`Document::regions`](crate::document::Document::regions)).
     pub(crate) regions: &'a [(u32, u32)],
     /// What the page says of itself outside its blocks.
     pub text: &'a PageText,
@@ -144,16 +145,17 @@ pub struct Decision {
 pub enum Cut {
     /// At 0.5.
     Half,
-    /// At the page's expected-F threshold ([`crate::analyze::expected_f_threshold`]), with
-    /// the β of the configured [`Favor`]: for calibrated probabilities.
+    /// At the page's expected-F threshold
+    /// ([`expected_f_threshold`](crate::analyze::expected_f_threshold)), with the β of the
+    /// configured [`Favor`]: for calibrated probabilities.
     ExpectedF,
 }
 
-/// What the expected-F cut ([`Cut::ExpectedF`]) favours: the same model and scores, another
+/// What the expected-F cut favours: the same model and scores, another
 /// rule for where a page is cut. Each keeps the blocks that maximise the page's expected F_β
 /// of the content: β = 1 balances precision and recall, β = ½ weighs precision twice as much
 /// (less boilerplate, for corpus builders who would rather lose a paragraph than keep a menu),
-/// β = 2 weighs recall twice as much. Decisions cut at 0.5 ([`Cut::Half`]) do not change.
+/// β = 2 weighs recall twice as much. Decisions cut at 0.5 do not change.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Favor {

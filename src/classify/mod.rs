@@ -252,7 +252,7 @@ impl Checksum {
 }
 
 /// All scorers of a run: the built-in models, and the model files that replace them
-/// ([`Models::set_file`]).
+/// ([`Builder::model_file`](crate::Builder::model_file)).
 #[derive(Debug, Clone)]
 pub struct Models {
     /// One MLP per built-in language.
@@ -350,6 +350,7 @@ impl Models {
     }
 
     /// The text-quality profiles (badness).
+    #[doc(hidden)]
     pub fn profiles(&self) -> &Profiles {
         &self.profiles
     }
@@ -363,6 +364,7 @@ impl Models {
     /// Use a model read from a model file (`model`, from [`ModelFile::load`] of `bytes`)
     /// instead of the built-in one of the detector that declared `file`; the file's bytes go
     /// into the checksum.
+    #[doc(hidden)]
     pub fn set_file(
         &mut self,
         file: &'static ModelFile,
@@ -376,6 +378,7 @@ impl Models {
 
     /// The model read from the model file `file` declares ([`Models::set_file`]), if one was
     /// read and it is a `T`. A detector asks once per page.
+    #[doc(hidden)]
     pub fn file<T: 'static>(&self, file: &ModelFile) -> Option<&T> {
         self.files
             .iter()
@@ -384,16 +387,19 @@ impl Models {
     }
 
     /// The combined model: `--combined-model`'s, or the built-in one.
+    #[doc(hidden)]
     pub fn combined(&self) -> &combined::Model {
         self.file(&combined::MODEL_FILE).unwrap_or(&self.combined)
     }
 
     /// The comment model: `--comment-model`'s, or the built-in one.
+    #[doc(hidden)]
     pub fn comment(&self) -> &comment::Model {
         self.file(&comment::MODEL_FILE).unwrap_or(&self.comment)
     }
 
     /// The markup model: `--markup-model`'s, or the built-in one.
+    #[doc(hidden)]
     pub fn markup(&self) -> &markup::MarkupModel {
         self.file(&markup::MODEL_FILE).unwrap_or(&self.markup)
     }
@@ -432,6 +438,7 @@ impl Models {
 
     /// The language identifier ([`crate::lid`]): lid.176 with its script rules, or a model
     /// file's.
+    #[doc(hidden)]
     pub fn identifier(&self) -> &Identifier {
         self.lid.get_or_init(|| {
             let model = lid::fasttext::Model::from_bytes(LID176)
@@ -442,6 +449,7 @@ impl Models {
 
     /// The MLP for a document in `lang` (the identified language, if any), and which built-in
     /// model it is (`None` for a model file, which replaces every language's).
+    #[doc(hidden)]
     pub fn mlp(&self, lang: Option<&Language>) -> (Option<ModelLang>, &Mlp) {
         if let Some(m) = self.file(&mlp::MODEL_FILE) {
             return (None, m);
@@ -475,6 +483,7 @@ impl Models {
     }
 
     /// The n-gram model for a document in `lang`, if n-gram scoring is on.
+    #[doc(hidden)]
     pub fn ngram(&self, lang: Option<&Language>) -> Option<&NgramModel> {
         if let Some(m) = self.ngram_file() {
             return Some(m);

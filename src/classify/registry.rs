@@ -161,6 +161,7 @@ impl Scorer {
     }
 
     /// Its decision.
+    #[doc(hidden)]
     pub fn decision(self) -> &'static Decision {
         self.0
     }

@@ -26,16 +26,15 @@ pub struct Block {
     pub idx: usize,
     /// The text as the page shows it: entities decoded once, whitespace collapsed except in
     /// preformatted text, a line break for each `<br>`, soft hyphens and zero-width spaces
-    /// removed, trimmed, NFC ([`crate::analyze::shown_text`]). What every output writes.
+    /// removed, trimmed, NFC. What every output writes.
     pub text: String,
-    /// The text with the segmenter's [`mark`](crate::html::mark)s of emphasis, code and links, when it has
-    /// any and [`crate::analyze::Config::marks`] asks for them (what
-    /// [`crate::output::markdown`] writes from).
+    /// The text with the segmenter's marks (`html::mark`) of emphasis, code and links, when it has
+    /// any and [`Config::marks`](crate::analyze::Config::marks) asks for them (what
+    /// the Markdown writer writes from).
     pub marked: Option<String>,
     /// The targets of its links (`href`s, entities decoded), in the order of their marks.
     pub links: Vec<String>,
-    /// texrex's second-pass text ([`crate::analyze::output_text`] of texrex's second pass:
-    /// entities decoded twice, tags, e-mail addresses, URIs and hashtags masked, whitespace
+    /// texrex's second-pass text (entities decoded twice, tags, e-mail addresses, URIs and hashtags masked, whitespace
     /// collapsed): what the scorers read and were trained on.
     pub cleansed: String,
     /// What it is: heading, paragraph, list item, table cell, … ([`Kind`]).
@@ -49,15 +48,15 @@ pub struct Block {
     pub features: Features,
     /// Boilerplate score of the deciding scorer (`--scorer`; 0 = content, 1 = boilerplate).
     pub bpv: f32,
-    /// Every detector's values ([`DETECTORS`](crate::classify::registry::DETECTORS)); each detector's file reads
+    /// Every detector's values (the registry's `DETECTORS`); each detector's file reads
     /// its own.
     pub scores: Scores,
     /// Its words, link words and text density (boilerpipe's features, which the detectors and
     /// the expected-F1 threshold count with).
     pub stats: WordStats,
-    /// Structural cues ([`cue`](crate::html::cue) bits).
+    /// Structural cues (`html::cue` bits).
     pub cues: u32,
-    /// Those of its innermost elements alone ([`RawBlock::near_cues`](crate::html::RawBlock::near_cues)).
+    /// Those of its innermost elements alone (`html::RawBlock::near_cues`).
     pub near_cues: u32,
     /// Bytes of the segmenter's text inside links (jusText's link density)…
     pub link_bytes: u32,
@@ -65,19 +64,19 @@ pub struct Block {
     pub raw_bytes: u32,
     /// The block starts a jusText paragraph.
     pub paragraph_start: bool,
-    /// The path of tag names and classes to its first text ([`RawBlock::path`](crate::html::RawBlock::path)).
+    /// The path of tag names and classes to its first text (`html::RawBlock::path`).
     pub path: u64,
     /// Open elements around its first text.
     pub depth: u16,
     /// The words of the `class` and `id` values around its first text
-    /// ([`RawBlock::markup`](crate::html::RawBlock::markup)).
+    /// (`html::RawBlock::markup`).
     pub markup: Vec<u32>,
     /// Characters (code points) of `cleansed` (texrex's figures count these).
     pub chars: usize,
     /// `idx` of an earlier block with the same text (texrex's in-document duplicates).
     pub dup_of: Option<usize>,
     /// Its own identified language, when it has enough letters
-    /// ([`crate::analyze::BLOCK_LANGUAGE_LETTERS`]).
+    /// (30 letters).
     pub language: Option<Language>,
     /// For a content block with a line that C4's rules drop, each of its lines' C4 fate
     /// (`kept`, `no_terminal_punc`, …; `crate::signals::C4Line`), joined by `,`.
@@ -95,7 +94,7 @@ impl Block {
         }
     }
 
-    /// texrex's boilerplate class of its `bpv` ([`bpc`]).
+    /// texrex's boilerplate class of its `bpv`: `a` (0) to `k` (1) in steps of 0.1.
     pub fn bpc(&self) -> char {
         bpc(self.bpv)
     }
@@ -106,7 +105,7 @@ impl Block {
 /// count with.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct WordStats {
-    /// Words ([`crate::words::words`]).
+    /// Words, as every detector counts them.
     pub words: u32,
     /// Of those, the words inside links.
     pub link_words: u32,

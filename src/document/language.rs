@@ -1,6 +1,6 @@
 //! A language identified for a text: a document's, or a block's own.
 
-/// A language identified for a text (`crate::lid`): its code, script and how sure.
+/// A language identified for a text: its code, script and how sure.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Language {
     /// ISO 639-3 (`eng`, `deu`, `cmn`): every output's `language`. A user's model label

@@ -1,6 +1,6 @@
 //! A page's metadata, as analysis finds it (`crate::analyze::metadata`).
 
-/// A page's metadata (`crate::analyze::metadata` says where each comes from).
+/// A page's metadata: title, authors, dates, … (docs/formats.md says where each comes from).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Metadata {
     /// The headline.

@@ -47,7 +47,7 @@ pub struct Meta {
     pub arcoffset: u64,
     /// The record's length in the file, in bytes.
     pub arclength: u64,
-    /// Why the record's block is incomplete, if it is ([`crate::warc::Record::truncated`]).
+    /// Why the record's block is incomplete, if it is.
     pub truncated: Option<String>,
 }
 
@@ -88,7 +88,7 @@ pub struct Document {
     pub keywords: Option<String>,
     /// `<base href>`, what the page's links are relative to (else its URL).
     pub base: Option<String>,
-    /// The URL's host, lower-cased ([`host_and_tld`]).
+    /// The URL's host, lower-cased.
     pub host: String,
     /// The host's last label (empty for an IP address).
     pub tld: String,
@@ -136,7 +136,7 @@ pub struct Document {
     /// Links, when link extraction is on.
     pub links: Vec<Link>,
     /// The id of the first document of the same input with the same text, when the
-    /// streaming reader ([`crate::pipeline::stream`]) found one; the writers render it as
+    /// streaming reader ([`Documents`](crate::Documents)) found one; the writers render it as
     /// `duplicate-of`. (`process` decides on its writer thread, after rendering, and inserts
     /// the same mark where the renderers say.)
     pub duplicate_of: Option<String>,

@@ -30,11 +30,11 @@ impl Doctype {
 /// Why segmentation stopped early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cap {
-    /// More open elements than [`crate::html::Limits::max_depth`].
+    /// More open elements than [`Limits::max_depth`](crate::html::Limits::max_depth).
     Depth,
-    /// More blocks than [`crate::html::Limits::max_blocks`].
+    /// More blocks than [`Limits::max_blocks`](crate::html::Limits::max_blocks).
     Blocks,
-    /// More work than [`crate::html::Limits::max_work`].
+    /// More work than [`Limits::max_work`](crate::html::Limits::max_work).
     Work,
 }
 
@@ -56,11 +56,11 @@ pub enum CharsetEvidence {
     Bom,
     /// The `charset` parameter of the HTTP `Content-Type`.
     Http,
-    /// A `<meta>` charset declaration in the first [`crate::decode::META_PREFIX`] bytes.
+    /// A `<meta>` charset declaration in the first 8 KiB.
     Meta,
     /// The bytes themselves: they are valid UTF-8 with multi-byte characters although the
-    /// HTTP header or a `<meta>` declares another charset, which [`crate::decode::Sniffed::declared`] keeps
-    /// ([`crate::decode::sniff`] gives the reasons).
+    /// HTTP header or a `<meta>` declares another charset, which the
+    /// document's `declared_charset` keeps.
     ValidUtf8,
     /// None of those: valid UTF-8, else `chardetng`'s guess.
     Detected,

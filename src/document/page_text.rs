@@ -5,9 +5,10 @@
 /// and the language cowrex identified for it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageText {
-    /// The document's identified language ([`crate::document::Document::language`]), which
-    /// says which models the language-bound detectors used (texrex's MLP of en/de/fr/sv or English's,
-    /// NCleaner's standard model for English or the non-lexical one).
+    /// The document's identified language
+    /// ([`Document::language`](crate::document::Document::language)), which says which models
+    /// the language-bound detectors used (texrex's MLP of en/de/fr/sv or English's, NCleaner's
+    /// standard model for English or the non-lexical one).
     pub language: Option<super::Language>,
     /// The page's title: `og:title`, else `<title>`.
     pub title: String,
@@ -15,7 +16,7 @@ pub struct PageText {
     pub body: String,
     /// Its descriptions: `<meta name=description>` and JSON-LD `description`s.
     pub description: String,
-    /// What kind of page it says it is ([`page_kind`] bits, from its JSON-LD `@type`s and
+    /// What kind of page it says it is (`page_kind` bits, from its JSON-LD `@type`s and
     /// `og:type`).
     pub kinds: u8,
 }

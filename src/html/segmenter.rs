@@ -47,7 +47,7 @@ pub struct Limits {
     /// Maximum number of blocks (each costs a few KB of memory while the page is analysed;
     /// the largest of the 3,901 development pages has 3,362).
     pub max_blocks: usize,
-    /// The work budget of a page ([`Segmentation::work`]): tags, plus for every block the
+    /// The work budget of a page: tags, plus for every block the
     /// elements open where it starts (what the cues, regions and features of a block cost).
     /// Counted, not timed, so a page is cut at the same place on every machine.
     pub max_work: u64,

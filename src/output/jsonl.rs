@@ -138,7 +138,7 @@ struct Provenance<'a> {
 
 /// Append one document as a JSON line (with `duplicate_of` when [`Document::duplicate_of`] is
 /// set). Returns the position of the line's final `}`: the line of a document that is not a
-/// duplicate becomes a duplicate's with [`duplicate_mark`] inserted there.
+/// duplicate becomes a duplicate's with its duplicate mark inserted there.
 /// `markdown`: with a `markdown` field, `Some(links)` with or without its links.
 pub fn write_doc(
     out: &mut Vec<u8>,

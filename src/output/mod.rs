@@ -62,7 +62,7 @@ impl Score {
 }
 
 /// Every detector's values for a block that the writers print, by their columns' names
-/// (XML attributes, JSON keys, TSV columns), in [`registry::DETECTORS`]' order: `mlp`,
+/// (XML attributes, JSON keys, TSV columns), in the detectors' order: `mlp`,
 /// `ngram` (absent when off or without letters), `justext`, `justextcf`, `stopwords`,
 /// `boilerpipe`, `bpdensity`, `linkdensity`, `textdensity`.
 pub fn block_scores(b: &Block) -> impl Iterator<Item = (&'static str, Score)> + '_ {

@@ -37,7 +37,7 @@ pub struct FileStats {
     /// stream error).
     pub warc_truncated: BTreeMap<String, u64>,
     /// Written documents by how their charset was found (`bom`, `http`, `meta`, `valid_utf8`,
-    /// `detected`: [`crate::document::CharsetEvidence::name`]).
+    /// `detected`: [`CharsetEvidence::name`](crate::document::CharsetEvidence::name)).
     pub charset_evidence: BTreeMap<String, u64>,
     /// Written documents by charset (as in `sourcecharset`).
     pub charsets: BTreeMap<String, u64>,

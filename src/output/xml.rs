@@ -152,8 +152,8 @@ pub fn duplicate_mark(id: &str) -> Vec<u8> {
 
 /// Append one document in texrex's line format (or VRT), with `duplicate-of` when
 /// [`Document::duplicate_of`] is set. Returns the position of the `>` that ends the `<doc …>`
-/// start tag: a document that is not a duplicate becomes a duplicate with [`duplicate_mark`]
-/// inserted there.
+/// start tag: a document that is not a duplicate becomes a duplicate with its duplicate
+/// mark inserted there.
 pub fn write_doc(out: &mut Vec<u8>, doc: &Document, lines: Lines, dup_blocks: DupBlocks) -> usize {
     let f = &doc.figures;
     out.extend_from_slice(b"<doc");

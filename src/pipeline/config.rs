@@ -18,7 +18,7 @@ use crate::warc::{Location, Retry};
 pub const MAX_PAYLOAD: u64 = 16 << 20;
 
 /// Settings of a `process` run. Its serialised form, less the fields marked `skip` (which do
-/// not change what is written), is what [`config_hash`] hashes.
+/// not change what is written), is what the run's configuration hash (`S.done.json`) covers.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunConfig {
     /// The inputs, read in this order.
@@ -51,7 +51,7 @@ pub struct RunConfig {
     #[serde(skip)]
     pub retry: Retry,
     /// The run's stop: once requested, the run drops the input it is in the middle of and
-    /// ends ([`crate::stop`]).
+    /// ends ([`Stop`]).
     #[serde(skip)]
     pub stop: Stop,
 }

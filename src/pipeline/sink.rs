@@ -20,9 +20,9 @@ use crate::fate::Fate;
 use crate::output::stats::FileStats;
 
 /// What becomes of the documents of a run, and of each input once it ends: the file writer of
-/// [`super::run`], the iterator of [`super::stream::stream`], or an output of one's own, run by
-/// [`super::run_into`]. It takes the documents in input order, whatever the number of
-/// workers, after the run has counted each record in its input's statistics.
+/// [`run`](crate::run), the iterator of [`Documents`](crate::Documents), or an output of one's
+/// own, run by [`run_into`](crate::run_into). It takes the documents in input order,
+/// whatever the number of workers, after the run has counted each record in its input's statistics.
 ///
 /// A sink that writes each document's URL and number of words, a line each:
 ///
@@ -30,9 +30,7 @@ use crate::output::stats::FileStats;
 /// use std::io::{self, Write};
 /// use std::sync::Arc;
 ///
-/// use cowrex::output::stats::FileStats;
-/// use cowrex::pipeline::stream::StreamConfig;
-/// use cowrex::pipeline::{self, Failure, Input, Sink};
+/// use cowrex::{Failure, FileStats, Input, Models, Sink, StreamConfig};
 ///
 /// struct Lines<W: Write>(W);
 ///
@@ -57,13 +55,13 @@ use crate::output::stats::FileStats;
 /// }
 ///
 /// let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sample.warc.gz");
-/// let models = Arc::new(cowrex::classify::Models::builtin());
+/// let models = Arc::new(Models::builtin());
 /// let line = |doc: cowrex::Document| {
 ///     format!("{}\t{}\n", doc.meta.url, doc.text().split_whitespace().count())
 /// };
 /// let inputs = vec![Input::file(sample.into())];
 /// let (out, summary) =
-///     pipeline::run_into(inputs, models, &StreamConfig::default(), line, Lines(Vec::new()))?;
+///     cowrex::run_into(inputs, models, &StreamConfig::default(), line, Lines(Vec::new()))?;
 /// let out = String::from_utf8(out.0).unwrap();
 /// assert_eq!(out.lines().filter(|l| l.starts_with("http")).count() as u64, summary.documents);
 /// assert!(out.starts_with("# sample.warc.gz\n"));
@@ -71,7 +69,8 @@ use crate::output::stats::FileStats;
 /// ```
 pub trait Sink {
     /// What a worker thread makes of a document for this sink (rendered bytes, a row), so
-    /// that the work is shared between the workers; [`crate::Document`] to take it as it is.
+    /// that the work is shared between the workers; [`Document`](crate::Document) to take it
+    /// as it is.
     type Doc: Send + 'static;
 
     /// Input `input` starts.

@@ -32,7 +32,7 @@ pub struct StreamConfig {
     /// Retries of http(s) inputs.
     pub retry: Retry,
     /// The stream's stop: once requested, reading ends and the iterator ends after the
-    /// documents already read ([`crate::stop`]).
+    /// documents already read ([`Stop`]).
     pub stop: Stop,
 }
 
@@ -135,7 +135,8 @@ impl Sink for Queue {
     fn abort(&mut self) {}
 }
 
-/// The documents of a stream's inputs in input order; see [`stream`].
+/// The documents of a stream's inputs in input order:
+/// [`Extractor::read_warc`](crate::Extractor::read_warc), or [`stream`] for many inputs.
 pub struct Documents {
     running: Running<Document>,
     tally: Tally<Queue>,
