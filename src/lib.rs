@@ -58,8 +58,7 @@ pub mod output;
 mod parallel;
 #[doc(hidden)]
 pub mod pipeline;
-#[doc(hidden)]
-pub mod sentences;
+mod sentences;
 #[doc(hidden)]
 pub mod shingle;
 #[doc(hidden)]
