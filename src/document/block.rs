@@ -100,9 +100,8 @@ impl Block {
     }
 }
 
-/// A block's words, link words and text density: boilerpipe's shallow text features
-/// (`crate::classify::boilerpipe::stats`), which the detectors and the expected-F1 threshold
-/// count with.
+/// A block's words, link words and text density: boilerpipe's shallow text features, which
+/// the detectors and the expected-F1 threshold count with.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct WordStats {
     /// Words, as every detector counts them.
