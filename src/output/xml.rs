@@ -22,7 +22,7 @@
 //!
 //! The same writer makes VRT (CWB's vertical format): the same lines, with every text line
 //! replaced by its tokens, one per line (Unicode word boundaries, UAX #29), and a block's
-//! tokens in `<s>` elements, one per sentence ([`crate::sentences`]).
+//! tokens in `<s>` elements, one per sentence (`src/sentences.rs`).
 
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -66,7 +66,7 @@ fn tokens(out: &mut Vec<u8>, text: &str) {
 }
 
 /// Append a block's text: a line (XML), or its sentences as `<s>` elements of a token per line
-/// (VRT), with the abbreviations of the language `iso639_1` ([`crate::sentences`]).
+/// (VRT), with the abbreviations of the language `iso639_1` (`src/sentences.rs`).
 fn block_lines(out: &mut Vec<u8>, text: &str, lines: Lines, iso639_1: Option<&str>) {
     if lines == Lines::Xml {
         return text_lines(out, text, lines);
