@@ -294,7 +294,7 @@ impl Extractor {
 
     /// Analyse one page as [`Extractor::extract`] does, but a page that gives no document is
     /// an error ([`ErrorKind::Input`]) naming its fate as `process` counts it
-    /// ([`Fate`](crate::fate::Fate)): `skipped.binary`, `skipped.no_text`, `skipped.capped`,
+    /// ([`Fate`]): `skipped.binary`, `skipped.no_text`, `skipped.capped`,
     /// `skipped.filtered` or `skipped.bad_quality`.
     ///
     /// ```
