@@ -20,6 +20,10 @@ the characters the scorer keeps, the page is taken for a thread of posts (a foru
 question and its answers), whose posts are its content, and its comment blocks are kept;
 elsewhere they are dropped. Each (cut, share) is then scored, and the nested estimate
 chooses both on the other sets.
+
+`--before CHARS` decides by position instead: a comment section follows what it comments on,
+so a page whose kept blocks before its first comment block hold fewer than CHARS characters
+is taken for a thread of posts, and its comment blocks are kept.
 """
 
 import argparse
@@ -42,15 +46,38 @@ def thread_share(page, cut):
     return comments / total if total else 0.0
 
 
-def texts_at(dump_lines, cut, keep_sets=(), share=None):
+def text_before(page, cut):
+    """The characters of the kept blocks before a page's first comment block (None if it has
+    no comment block among those the scorer keeps)."""
+    chars = 0
+    for b in page["blocks"]:
+        if not b["scored"]:
+            continue
+        if is_comment(b, cut):
+            return chars
+        chars += len(b["text"])
+    return None
+
+
+def is_thread(page, cut, decision):
+    """Whether the decision per page (None, ("share", S) or ("before", C)) takes the page for
+    a thread of posts."""
+    if decision is None:
+        return False
+    how, x = decision
+    if how == "share":
+        return thread_share(page, cut) >= x
+    before = text_before(page, cut)
+    return before is not None and before < x
+
+
+def texts_at(dump_lines, cut, keep_sets=(), decision=None):
     """Each page's text with comment blocks those at `cut` or above: under --comments drop,
-    or --comments keep for the pages of `keep_sets` and, given a `share`, for the pages whose
-    comment blocks hold at least that share of the kept characters."""
+    or --comments keep for the pages of `keep_sets` and for the pages the decision per page
+    takes for threads."""
     out = []
     for page in dump_lines:
-        keep = page["set"] in keep_sets or (
-            share is not None and thread_share(page, cut) >= share
-        )
+        keep = page["set"] in keep_sets or is_thread(page, cut, decision)
 
         def kept_block(b):
             if b["comment"] is None or b["comment"] < cut:
@@ -63,9 +90,14 @@ def texts_at(dump_lines, cut, keep_sets=(), share=None):
 
 
 def name(config):
-    """`cut C`, or `cut C, threads from S` with the decision per page."""
-    cut, share = config
-    return f"cut {cut}" if share is None else f"cut {cut}, threads from {share}"
+    """`cut C`, with the decision per page: `threads from S` or `threads under C chars before`."""
+    cut, decision = config
+    if decision is None:
+        return f"cut {cut}"
+    how, x = decision
+    if how == "share":
+        return f"cut {cut}, threads from {x}"
+    return f"cut {cut}, threads under {x:g} chars before"
 
 
 def score(binary, dirs, sets, texts, tmp):
@@ -108,11 +140,20 @@ def main():
         help="shares of the kept characters in comment blocks from which a page is a thread "
         "whose comment blocks are kept (comma-separated; 1.01: no page is)",
     )
+    ap.add_argument(
+        "--before",
+        help="characters kept before the first comment block under which a page is a thread "
+        "whose comment blocks are kept (comma-separated; 0: no page is)",
+    )
     a = ap.parse_args()
     cuts = [float(c) for c in a.cuts.split(",")]
-    shares = [float(x) for x in a.threads.split(",")] if a.threads else [None]
-    # What is scored: (cut, share), share None without the decision per page.
-    configs = [(c, x) for c in cuts for x in shares]
+    decisions = [None]
+    if a.threads:
+        decisions = [("share", float(x)) for x in a.threads.split(",")]
+    if a.before:
+        decisions += [("before", float(x)) for x in a.before.split(",")]
+    # What is scored: (cut, decision), decision None without the decision per page.
+    configs = [(c, d) for c in cuts for d in decisions]
     keep_sets = set(filter(None, a.keep.split(",")))
     with open(a.dump, encoding="utf-8") as f:
         dump_lines = [json.loads(line) for line in f]
@@ -163,7 +204,10 @@ def main():
 
     def tie(c):
         """Among equals, the lower cut and the page decision used least."""
-        return (-c[0], c[1] if c[1] is not None else 9)
+        d = c[1]
+        if d is None:
+            return (-c[0], 9)
+        return (-c[0], d[1] if d[0] == "share" else -d[1])
 
     # Nested: each set at the configuration best on the others.
     nested = {}
