@@ -18,8 +18,8 @@ under `--comments keep` instead, for sets whose gold keeps readers' comments.
 `--threads SHARES` adds a decision per page: where the comment blocks hold at least SHARE of
 the characters the scorer keeps, the page is taken for a thread of posts (a forum, a
 question and its answers), whose posts are its content, and its comment blocks are kept;
-elsewhere they are dropped. Each (cut, share) is then scored, and the nested estimate
-chooses both on the other sets.
+elsewhere they are dropped. Each (cut, share) is then scored, beside each cut without the
+decision, and the nested estimate chooses both on the other sets.
 
 `--before CHARS` decides by position instead: a comment section follows what it comments on,
 so a page whose kept blocks before its first comment block hold fewer than CHARS characters
@@ -138,18 +138,19 @@ def main():
     ap.add_argument(
         "--threads",
         help="shares of the kept characters in comment blocks from which a page is a thread "
-        "whose comment blocks are kept (comma-separated; 1.01: no page is)",
+        "whose comment blocks are kept (comma-separated; each cut is scored without the decision too)",
     )
     ap.add_argument(
         "--before",
         help="characters kept before the first comment block under which a page is a thread "
-        "whose comment blocks are kept (comma-separated; 0: no page is)",
+        "whose comment blocks are kept (comma-separated; each cut is scored without the decision too)",
     )
     a = ap.parse_args()
     cuts = [float(c) for c in a.cuts.split(",")]
+    # The cut alone is always scored, beside each decision per page asked for.
     decisions = [None]
     if a.threads:
-        decisions = [("share", float(x)) for x in a.threads.split(",")]
+        decisions += [("share", float(x)) for x in a.threads.split(",")]
     if a.before:
         decisions += [("before", float(x)) for x in a.before.split(",")]
     # What is scored: (cut, decision), decision None without the decision per page.
