@@ -241,21 +241,23 @@ impl StopList {
 /// English when the language is not identified (as for the MLP); empty when the crate has no
 /// list for the language.
 pub(crate) fn stop_words_for(lang: Option<&Language>) -> StopList {
-    use std::collections::HashMap;
-    use std::sync::LazyLock;
-    static LISTS: LazyLock<HashMap<&'static str, FxHashSet<&'static str>>> = LazyLock::new(|| {
-        crate::lid::labels::ISO639_1_TO_3
-            .iter()
-            .filter_map(|&(l1, _)| Some((l1, stop_words(l1)?)))
-            .collect()
-    });
+    use crate::lid::labels::ISO639_1_TO_3;
+    use std::sync::{LazyLock, OnceLock};
+    // Each language's list is made when a document first asks for it: making all of them
+    // took a millisecond of a one-page run's start.
+    type List = Option<FxHashSet<&'static str>>;
+    static LISTS: [OnceLock<List>; ISO639_1_TO_3.len()] =
+        [const { OnceLock::new() }; ISO639_1_TO_3.len()];
     static EMPTY: LazyLock<FxHashSet<&'static str>> = LazyLock::new(FxHashSet::default);
     let code = match lang {
         None => Some("en"),
         Some(l) => l.iso639_1,
     };
+    let list = code
+        .and_then(|c| ISO639_1_TO_3.iter().position(|&(l1, _)| l1 == c))
+        .and_then(|i| LISTS[i].get_or_init(|| stop_words(ISO639_1_TO_3[i].0)).as_ref());
     StopList {
-        words: code.and_then(|c| LISTS.get(c)).unwrap_or(&EMPTY),
+        words: list.unwrap_or(&EMPTY),
     }
 }
 
