@@ -124,12 +124,15 @@ fn main() {
     let out = Path::new(&out);
     character_classes(out);
     word_units(out);
-    // The combined model: its first stage, then its main model.
-    let text = gunzipped("models/combined.gbt.gz");
-    let at = text.find("\ncowrex-gbt ").expect("two models") + 1;
-    for (name, part) in [("first", &text[..at]), ("second", &text[at..])] {
-        let model = gbt::Gbt::parse(part).expect("models/combined.gbt.gz");
-        std::fs::write(out.join(format!("combined-{name}.bin")), model.to_bytes()).unwrap();
+    // The combined and comment models: each its first stage, then its main model.
+    for model in ["combined", "comment"] {
+        let path = format!("models/{model}.gbt.gz");
+        let text = gunzipped(&path);
+        let at = text.find("\ncowrex-gbt ").expect("two models") + 1;
+        for (name, part) in [("first", &text[..at]), ("second", &text[at..])] {
+            let stage = gbt::Gbt::parse(part).expect(&path);
+            std::fs::write(out.join(format!("{model}-{name}.bin")), stage.to_bytes()).unwrap();
+        }
     }
     for name in ["standard", "nonlexical"] {
         let path = format!("models/ncleaner-en-{name}.ngram.gz");

@@ -767,14 +767,23 @@ fn read_head(r: &mut Reader) -> Result<(usize, f32, usize, Option<Flat>), ModelE
         return Err(bad());
     }
     let (inner, leaves) = (((1usize << depth) - 1) * count, (1usize << depth) * count);
-    // Features within the rows, so that scoring cannot index past a row.
+    // Each vector made at its size (collecting `Option`s grows it step by step: copies and
+    // page faults at every start). Features within the rows, so that scoring cannot index
+    // past a row.
     let feature = |r: &mut Reader, n: usize| -> Option<Vec<u16>> {
-        (0..n)
-            .map(|_| r.u16().filter(|&f| (f as usize) < features))
-            .collect()
+        let mut v = Vec::with_capacity(n.min(r.0.len() / 2));
+        for _ in 0..n {
+            v.push(r.u16().filter(|&f| (f as usize) < features)?);
+        }
+        Some(v)
     };
-    let float =
-        |r: &mut Reader, n: usize| -> Option<Vec<f32>> { (0..n).map(|_| r.f32()).collect() };
+    let float = |r: &mut Reader, n: usize| -> Option<Vec<f32>> {
+        let mut v = Vec::with_capacity(n.min(r.0.len() / 4));
+        for _ in 0..n {
+            v.push(r.f32()?);
+        }
+        Some(v)
+    };
     let mut flat = Flat {
         depth,
         feature: feature(r, inner).ok_or_else(bad)?,

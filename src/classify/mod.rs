@@ -106,8 +106,11 @@ const COMBINED: &[u8] = include_bytes!("../../models/combined.gbt.gz");
 /// The built-in combined model's two stages in their binary layout (made by `build.rs`).
 const COMBINED_FIRST: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/combined-first.bin"));
 const COMBINED_SECOND: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/combined-second.bin"));
-/// The built-in comment model, gzipped text.
+/// The built-in comment model, gzipped text; only its checksum is taken from it.
 const COMMENT: &[u8] = include_bytes!("../../models/comment.gbt.gz");
+/// The built-in comment model's two stages in their binary layout (made by `build.rs`).
+const COMMENT_FIRST: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/comment-first.bin"));
+const COMMENT_SECOND: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/comment-second.bin"));
 /// The built-in markup model, gzipped text.
 const MARKUP: &[u8] = include_bytes!("../../models/markup.words.gz");
 /// fastText's language identification model lid.176, quantised (see `docs/models.md`).
@@ -116,7 +119,12 @@ const LID176: &[u8] = include_bytes!("../../models/lid.176.ftz");
 /// A file's bytes as text, gunzipped when they are gzipped.
 pub fn model_text(bytes: &[u8]) -> Result<String, ModelError> {
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut s = String::new();
+        // Room for the text at once: gzip ends with its length (modulo 4 GiB), which a
+        // built-in model's is well under.
+        let size = bytes
+            .last_chunk::<4>()
+            .map_or(0, |b| u32::from_le_bytes(*b) as usize);
+        let mut s = String::with_capacity(size.min(64 << 20));
         flate2::read::GzDecoder::new(bytes)
             .read_to_string(&mut s)
             .map_err(|e| ModelError(format!("bad gzip: {e}")))?;
@@ -328,9 +336,10 @@ impl Models {
                 first: stage(COMBINED_FIRST),
                 second: stage(COMBINED_SECOND),
             },
-            comment: model_text(COMMENT)
-                .and_then(|t| comment::Model::parse(&t))
-                .expect("built-in models are valid (tested)"),
+            comment: comment::Model {
+                first: stage(COMMENT_FIRST),
+                second: stage(COMMENT_SECOND),
+            },
             markup: model_text(MARKUP)
                 .and_then(|t| markup::MarkupModel::parse(&t))
                 .expect("built-in models are valid (tested)"),
@@ -546,6 +555,9 @@ mod tests {
         // Compared, the lazily read model decodes its trees.
         assert_eq!(Gbt::from_static(COMBINED_SECOND).unwrap(), m.second);
         assert_eq!(Gbt::from_bytes(COMBINED_SECOND).unwrap(), m.second);
+        let m = comment::Model::parse(&model_text(COMMENT).unwrap()).unwrap();
+        assert_eq!(Gbt::from_static(COMMENT_FIRST).unwrap(), m.first);
+        assert_eq!(Gbt::from_static(COMMENT_SECOND).unwrap(), m.second);
         for model in [NGRAM_STANDARD, NGRAM_NON_LEXICAL] {
             let file = read_ngram(model.file).unwrap();
             let layout = NgramModel::from_bytes(model.layout).unwrap();
