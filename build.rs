@@ -10,6 +10,9 @@ use std::path::Path;
 #[path = "src/classify/binary.rs"]
 mod binary;
 #[allow(dead_code)]
+#[path = "src/lid/fasttext.rs"]
+mod fasttext;
+#[allow(dead_code)]
 #[path = "src/classify/gbt.rs"]
 mod gbt;
 #[allow(dead_code)]
@@ -106,10 +109,11 @@ fn character_classes(out: &Path) {
 /// The crate's sources that this script compiles in (the `#[path]`s above): it runs again when
 /// one of them changes. Each must exist, or cargo takes it as changed at every build and rebuilds
 /// the whole crate (`tests/project.rs` checks the list against the `#[path]`s).
-const SOURCES: [&str; 3] = [
+const SOURCES: [&str; 4] = [
     "src/classify/binary.rs",
     "src/classify/gbt.rs",
     "src/classify/ngram/model.rs",
+    "src/lid/fasttext.rs",
 ];
 
 fn main() {
@@ -134,6 +138,11 @@ fn main() {
             std::fs::write(out.join(format!("{model}-{name}.bin")), stage.to_bytes()).unwrap();
         }
     }
+    // lid.176's input rows decoded (3.2 MB), so that a run does not decode them at its start.
+    let path = "models/lid.176.ftz";
+    println!("cargo::rerun-if-changed={path}");
+    let lid = fasttext::Model::from_bytes(&std::fs::read(path).unwrap()).expect(path);
+    std::fs::write(out.join("lid176-rows.bin"), lid.input_layout()).unwrap();
     for name in ["standard", "nonlexical"] {
         let path = format!("models/ncleaner-en-{name}.ngram.gz");
         let model = ngram::NgramModel::parse(&gunzipped(&path)).expect(&path);

@@ -115,6 +115,8 @@ const COMMENT_SECOND: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/comment-
 const MARKUP: &[u8] = include_bytes!("../../models/markup.words.gz");
 /// fastText's language identification model lid.176, quantised (see `docs/models.md`).
 const LID176: &[u8] = include_bytes!("../../models/lid.176.ftz");
+/// lid.176's input rows decoded, as `build.rs` lays them out.
+const LID176_ROWS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lid176-rows.bin"));
 
 /// A file's bytes as text, gunzipped when they are gzipped.
 pub fn model_text(bytes: &[u8]) -> Result<String, ModelError> {
@@ -450,7 +452,7 @@ impl Models {
     #[doc(hidden)]
     pub fn identifier(&self) -> &Identifier {
         self.lid.get_or_init(|| {
-            let model = lid::fasttext::Model::from_bytes(LID176)
+            let model = lid::fasttext::Model::from_bytes_with_rows(LID176, LID176_ROWS)
                 .expect("the built-in models are valid (tested)");
             Identifier::new(model, None)
         })
@@ -558,6 +560,13 @@ mod tests {
         let m = comment::Model::parse(&model_text(COMMENT).unwrap()).unwrap();
         assert_eq!(Gbt::from_static(COMMENT_FIRST).unwrap(), m.first);
         assert_eq!(Gbt::from_static(COMMENT_SECOND).unwrap(), m.second);
+        // The layout is lid.176's rows as decoding the file gives them, and a model that
+        // reads the layout gives them back; a layout of the wrong size is refused.
+        let lid = lid::fasttext::Model::from_bytes(LID176).unwrap();
+        assert!(lid.input_layout() == LID176_ROWS);
+        let laid = lid::fasttext::Model::from_bytes_with_rows(LID176, LID176_ROWS).unwrap();
+        assert!(laid.input_layout() == LID176_ROWS);
+        assert!(lid::fasttext::Model::from_bytes_with_rows(LID176, &LID176_ROWS[4..]).is_err());
         for model in [NGRAM_STANDARD, NGRAM_NON_LEXICAL] {
             let file = read_ngram(model.file).unwrap();
             let layout = NgramModel::from_bytes(model.layout).unwrap();

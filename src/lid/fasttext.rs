@@ -357,6 +357,13 @@ enum Matrix {
         data: Vec<f32>,
     },
     Quant(Box<QuantMatrix>),
+    /// Decoded rows laid out before the run ([`Model::input_layout`]): little-endian `f32`s,
+    /// row after row.
+    Laid {
+        rows: usize,
+        cols: usize,
+        data: &'static [u8],
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -426,14 +433,14 @@ impl ProductQuantizer {
 impl Matrix {
     fn rows(&self) -> usize {
         match self {
-            Matrix::Dense { rows, .. } => *rows,
+            Matrix::Dense { rows, .. } | Matrix::Laid { rows, .. } => *rows,
             Matrix::Quant(q) => q.rows,
         }
     }
 
     fn cols(&self) -> usize {
         match self {
-            Matrix::Dense { cols, .. } => *cols,
+            Matrix::Dense { cols, .. } | Matrix::Laid { cols, .. } => *cols,
             Matrix::Quant(q) => q.cols,
         }
     }
@@ -447,26 +454,20 @@ impl Matrix {
                     *a += *b;
                 }
             }
-            // fastText's `addCode`: each value `norm * centroid`, rounded, then added.
             Matrix::Quant(q) => {
                 let (norm, code) = q.row(i);
-                let d = q.pq.dsub;
-                // Every sub-quantiser of the same width (lid.176's): no last one to tell apart.
-                if q.pq.lastdsub == d {
-                    for (m, (x, &c)) in x.chunks_exact_mut(d).zip(code).enumerate() {
-                        let cent = &q.pq.centroids[(m * KSUB + c as usize) * d..][..d];
-                        for (a, b) in x.iter_mut().zip(cent) {
-                            *a += norm * *b;
-                        }
-                    }
-                    return;
-                }
                 for (m, &c) in code.iter().enumerate() {
                     let cent = q.pq.centroids(m, c);
                     let x = &mut x[m * q.pq.dsub..];
                     for (a, b) in x.iter_mut().zip(cent) {
                         *a += norm * *b;
                     }
+                }
+            }
+            Matrix::Laid { cols, data, .. } => {
+                let row = &data[i * cols * 4..(i + 1) * cols * 4];
+                for (a, b) in x.iter_mut().zip(row.chunks_exact(4)) {
+                    *a += f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 }
             }
         }
@@ -492,6 +493,14 @@ impl Matrix {
                     }
                 }
                 d * norm
+            }
+            Matrix::Laid { cols, data, .. } => {
+                let row = &data[i * cols * 4..(i + 1) * cols * 4];
+                let mut d = 0.0f32;
+                for (b, a) in row.chunks_exact(4).zip(x) {
+                    d += f32::from_le_bytes([b[0], b[1], b[2], b[3]]) * *a;
+                }
+                d
             }
         }
     }
@@ -565,6 +574,31 @@ fn is_space(b: u8) -> bool {
 impl Model {
     /// Read a model file (fastText's `.bin`, or `.ftz` after `fasttext quantize`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, String> {
+        Model::read(bytes, None)
+    }
+
+    /// [`Model::from_bytes`] with the input rows given decoded: `rows` is
+    /// [`Model::input_layout`] of the same file (`build.rs` lays lid.176's out, so that they
+    /// are not decoded at every start).
+    pub(crate) fn from_bytes_with_rows(bytes: &[u8], rows: &'static [u8]) -> Result<Model, String> {
+        Model::read(bytes, Some(rows))
+    }
+
+    /// The input matrix's rows in the order the model reads them, decoded (a row added to
+    /// zeros), as little-endian `f32`s: what [`Model::from_bytes_with_rows`] takes.
+    #[cfg_attr(not(test), allow(dead_code))] // `build.rs` calls it
+    pub(crate) fn input_layout(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.input.rows() * self.dim * 4);
+        let mut row = vec![0.0f32; self.dim];
+        for i in 0..self.input.rows() {
+            row.fill(0.0);
+            self.input.add_row(&mut row, i);
+            out.extend(row.iter().flat_map(|v| v.to_le_bytes()));
+        }
+        out
+    }
+
+    fn read(bytes: &[u8], rows: Option<&'static [u8]>) -> Result<Model, String> {
         let mut r = Reader { bytes, at: 0 };
         if r.i32()? != MAGIC {
             return Err("not a fastText model file (bad magic number)".into());
@@ -666,7 +700,23 @@ impl Model {
             }
             None => None,
         };
-        let input = in_order(input, order.as_deref());
+        let input = match rows {
+            None => dequantize(input, order.as_deref()),
+            Some(data) => {
+                let rows = order.as_ref().map_or(input.rows(), Vec::len);
+                if data.len() != rows * dim * 4 {
+                    return Err(format!(
+                        "{} bytes of decoded rows for {rows} rows of {dim} values",
+                        data.len()
+                    ));
+                }
+                Matrix::Laid {
+                    rows,
+                    cols: dim,
+                    data,
+                }
+            }
+        };
 
         let tree = if loss == Loss::HierarchicalSoftmax {
             build_tree(&counts_for_tree)
@@ -1259,17 +1309,38 @@ fn read_dictionary(r: &mut Reader) -> Result<LoadedDictionary, String> {
     })
 }
 
-/// The matrix with its rows in `order` (`order[0]` first), if an order is given (only a
-/// quantised matrix has one: a pruned model's).
+/// A quantised matrix as a dense one (up to 64 Mi values; larger ones stay quantised), of
+/// rows `order[0]`, `order[1]`, … if an order is given (a dense matrix is left as it is).
 ///
-/// A quantised matrix stays quantised. Its rows are decoded as they are added, which costs a
-/// run no measurable time: a word's rows are added only when it is first read (the cache of
-/// [`WordCache`]), and nine bytes a row keep lid.176's 50,000 rows in a core's cache, where its
-/// dense rows took 3.2 MiB. Decoding them all at load took 2 ms of a one-page run.
-fn in_order(m: Matrix, order: Option<&[usize]>) -> Matrix {
-    match (m, order) {
-        (Matrix::Quant(q), Some(order)) => Matrix::Quant(Box::new(q.take_rows(order))),
-        (m, _) => m,
+/// Adding a decoded row is the same float arithmetic as fastText's `addCode` (each value
+/// `norm * centroid` rounded once, then added), and faster: lid.176's rows kept quantised
+/// made its identification take 1.07 times the CPU (docs/performance.md).
+fn dequantize(m: Matrix, order: Option<&[usize]>) -> Matrix {
+    let Matrix::Quant(q) = &m else { return m };
+    let rows = order.map_or(q.rows, <[usize]>::len);
+    if rows * q.cols > 64 << 20 {
+        return match order {
+            Some(order) => Matrix::Quant(Box::new(q.take_rows(order))),
+            None => m,
+        };
+    }
+    // Each value is written once, as `0.0 + norm * centroid` (what adding the row to zeros
+    // gives), and never read first: reading a new zeroed page maps the shared zero page, and
+    // the write then copies it, two page faults instead of one.
+    let mut data = vec![0.0f32; rows * q.cols];
+    for (i, row) in data.chunks_exact_mut(q.cols).enumerate() {
+        let (norm, code) = q.row(order.map_or(i, |o| o[i]));
+        for (m, &c) in code.iter().enumerate() {
+            let cent = q.pq.centroids(m, c);
+            for (a, b) in row[m * q.pq.dsub..].iter_mut().zip(cent) {
+                *a = 0.0 + norm * *b;
+            }
+        }
+    }
+    Matrix::Dense {
+        rows,
+        cols: q.cols,
+        data,
     }
 }
 
