@@ -121,8 +121,8 @@ const LID176_ROWS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lid176-rows
 /// A file's bytes as text, gunzipped when they are gzipped.
 pub fn model_text(bytes: &[u8]) -> Result<String, ModelError> {
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        // Room for the text at once: gzip ends with its length (modulo 4 GiB), which a
-        // built-in model's is well under.
+        // Room for the text at once: gzip ends with its length (modulo 4 GiB), taken as a
+        // hint of at most 64 MiB, since a file's last bytes can claim anything.
         let size = bytes
             .last_chunk::<4>()
             .map_or(0, |b| u32::from_le_bytes(*b) as usize);

@@ -1324,18 +1324,9 @@ fn dequantize(m: Matrix, order: Option<&[usize]>) -> Matrix {
             None => m,
         };
     }
-    // Each value is written once, as `0.0 + norm * centroid` (what adding the row to zeros
-    // gives), and never read first: reading a new zeroed page maps the shared zero page, and
-    // the write then copies it, two page faults instead of one.
     let mut data = vec![0.0f32; rows * q.cols];
     for (i, row) in data.chunks_exact_mut(q.cols).enumerate() {
-        let (norm, code) = q.row(order.map_or(i, |o| o[i]));
-        for (m, &c) in code.iter().enumerate() {
-            let cent = q.pq.centroids(m, c);
-            for (a, b) in row[m * q.pq.dsub..].iter_mut().zip(cent) {
-                *a = 0.0 + norm * *b;
-            }
-        }
+        m.add_row(row, order.map_or(i, |o| o[i]));
     }
     Matrix::Dense {
         rows,
